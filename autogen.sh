@@ -1,0 +1,6 @@
+#!/bin/sh
+# Regenerate the build system from configure.ac and Makefile.am.
+set -e
+cd "$(dirname "$0")"
+autoreconf --install --force --warnings=no-portability >/dev/null
+echo "autogen: now run ./configure && make"

@@ -1,0 +1,87 @@
+/* The target abstraction under device/, teams/ and collectives/.
+ *
+ * Those layers are written once in a portable C subset and compiled for three
+ * targets: the host CPU (C11, one PE per process), NVIDIA (nvcc) and AMD
+ * (hipcc).  Everything that differs between targets lives here: how a
+ * function is declared, atomics on plain memory, fences, and how a waiter
+ * backs off.  Atomics use the C11 memory model (GCC/Clang __atomic builtins on
+ * plain objects, which is what <stdatomic.h> lowers to); never volatile. */
+#ifndef SHOAL_DEVICE_ARCH_H
+#define SHOAL_DEVICE_ARCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define SHOAL_TARGET_GPU 1
+#define SHOAL_FN static inline __device__
+#else
+#define SHOAL_TARGET_CPU 1
+#define SHOAL_FN static inline
+#endif
+
+#define SHOAL_LIKELY(x) __builtin_expect(!!(x), 1)
+#define SHOAL_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+#if SHOAL_TARGET_CPU
+/* ---- host CPU ---------------------------------------------------------- */
+#include <sched.h>
+#include <time.h>
+
+#define shoal_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define shoal_load_relaxed(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define shoal_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
+#define shoal_store_relaxed(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
+#define shoal_fetch_add(p, v) __atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
+#define shoal_fetch_and(p, v) __atomic_fetch_and((p), (v), __ATOMIC_SEQ_CST)
+#define shoal_fetch_or(p, v) __atomic_fetch_or((p), (v), __ATOMIC_SEQ_CST)
+#define shoal_fetch_xor(p, v) __atomic_fetch_xor((p), (v), __ATOMIC_SEQ_CST)
+/* Generic forms work for any 4- or 8-byte object, floats included. */
+#define shoal_atomic_load_any(p, out) __atomic_load((p), (out), __ATOMIC_SEQ_CST)
+#define shoal_atomic_store_any(p, in) __atomic_store((p), (in), __ATOMIC_SEQ_CST)
+#define shoal_atomic_swap_any(p, in, out) __atomic_exchange((p), (in), (out), __ATOMIC_SEQ_CST)
+/* Compare-and-swap returning the old value; *cmp is updated to it. */
+#define shoal_cas(p, cmp, v) \
+  __atomic_compare_exchange_n((p), (cmp), (v), 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
+
+/* Orders this PE's earlier stores to peers before its later ones (fence) and
+ * makes them visible (quiet): a full system fence on a shared-memory node. */
+static inline void shoal_fence_system(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+
+static inline void shoal_copy(void *dst, const void *src, size_t n)
+{
+  if (SHOAL_LIKELY(dst != src)) memmove(dst, src, n);
+}
+
+/* Spin-waits back off and yield: CI runs 4 PEs on 2 cores, and a spinning
+ * waiter must not starve the PE it waits for. */
+typedef struct shoal_backoff { unsigned spins; } shoal_backoff;
+#define SHOAL_BACKOFF_INIT {0}
+static inline void shoal_backoff_wait(shoal_backoff *b)
+{
+  unsigned n = b->spins++;
+  if (n < 64) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+  } else if (n < 256) {
+    sched_yield();
+  } else {
+    unsigned us = n < 2048 ? 1 + (n - 256) / 64 : 50;
+    struct timespec ts = {0, (long)us * 1000};
+    nanosleep(&ts, NULL);
+  }
+}
+/* Lets a waiting PE drive transports that need manual progress. */
+void shoal_progress_hook(void);
+#define shoal_wait_progress() shoal_progress_hook()
+
+#else
+/* ---- GPU (CUDA / HIP) -------------------------------------------------- */
+#include "arch_gpu.h"
+#endif
+
+#endif

@@ -1,0 +1,137 @@
+/* Ordering (fence, quiet) and point-to-point synchronization (wait_until,
+ * test and their _all/_any/_some/_vector forms), generated from the sync
+ * type table over device/wait.h. */
+#include "internal.h"
+#include "../device/remote.h"
+#include "../device/wait.h"
+
+void shmem_ctx_fence(shmem_ctx_t ctx)
+{
+  SHOAL_REQUIRE_INIT("shmem_ctx_fence");
+  if (ctx == SHMEM_CTX_INVALID) shoal_error("shmem_ctx_fence", "argument 'ctx' is SHMEM_CTX_INVALID");
+  shoal_fence_system();
+  shoal_remote_fence(ctx);
+}
+
+void shmem_ctx_quiet(shmem_ctx_t ctx)
+{
+  SHOAL_REQUIRE_INIT("shmem_ctx_quiet");
+  if (ctx == SHMEM_CTX_INVALID) shoal_error("shmem_ctx_quiet", "argument 'ctx' is SHMEM_CTX_INVALID");
+  shoal_dev_quiet(ctx);
+}
+
+void shmem_fence(void) { shmem_ctx_fence(SHMEM_CTX_DEFAULT); }
+void shmem_quiet(void) { shmem_ctx_quiet(SHMEM_CTX_DEFAULT); }
+
+static inline void check_cmp(const char *call, int cmp)
+{
+  if (SHOAL_UNLIKELY(cmp < SHMEM_CMP_EQ || cmp > SHMEM_CMP_LE))
+    shoal_error(call, "argument 'cmp' = %d is not a SHMEM_CMP_* constant", cmp);
+}
+
+static inline void check_ivars(const char *call, const void *ivars, size_t n, size_t es)
+{
+  SHOAL_REQUIRE_INIT(call);
+  SHOAL_CHECK_COUNT(call, "nelems", n);
+  if (n) SHOAL_CHECK_SYM(call, "ivars", ivars, n * es);
+}
+
+#define SHOAL_SYNC_API(T, N) \
+  void shmem_##N##_wait_until(T *ivar, int cmp, T v) { \
+    check_ivars("shmem_" #N "_wait_until", ivar, 1, sizeof(T)); \
+    check_cmp("shmem_" #N "_wait_until", cmp); \
+    shoal_dev_##N##_wait_until(ivar, cmp, v); \
+  } \
+  void shmem_##N##_wait(T *ivar, T v) { \
+    check_ivars("shmem_" #N "_wait", ivar, 1, sizeof(T)); \
+    shoal_dev_##N##_wait_until(ivar, SHMEM_CMP_NE, v); \
+  } \
+  int shmem_##N##_test(T *ivar, int cmp, T v) { \
+    check_ivars("shmem_" #N "_test", ivar, 1, sizeof(T)); \
+    check_cmp("shmem_" #N "_test", cmp); \
+    shoal_wait_progress(); \
+    return shoal_dev_##N##_test(ivar, cmp, v); \
+  } \
+  size_t shmem_##N##_wait_until_all(T *ivars, size_t n, const int *status, int cmp, T v) { \
+    check_ivars("shmem_" #N "_wait_until_all", ivars, n, sizeof(T)); \
+    check_cmp("shmem_" #N "_wait_until_all", cmp); \
+    shoal_dev_##N##_wait_until_all(ivars, n, status, cmp, NULL, v); \
+    return 0; \
+  } \
+  size_t shmem_##N##_wait_until_any(T *ivars, size_t n, const int *status, int cmp, T v) { \
+    check_ivars("shmem_" #N "_wait_until_any", ivars, n, sizeof(T)); \
+    check_cmp("shmem_" #N "_wait_until_any", cmp); \
+    return shoal_dev_##N##_wait_until_any(ivars, n, status, cmp, NULL, v); \
+  } \
+  size_t shmem_##N##_wait_until_some(T *ivars, size_t n, size_t *idx, const int *status, int cmp, \
+                                     T v) { \
+    check_ivars("shmem_" #N "_wait_until_some", ivars, n, sizeof(T)); \
+    check_cmp("shmem_" #N "_wait_until_some", cmp); \
+    return shoal_dev_##N##_wait_until_some(ivars, n, idx, status, cmp, NULL, v); \
+  } \
+  void shmem_##N##_wait_until_all_vector(T *ivars, size_t n, const int *status, int cmp, T *vals) { \
+    check_ivars("shmem_" #N "_wait_until_all_vector", ivars, n, sizeof(T)); \
+    check_cmp("shmem_" #N "_wait_until_all_vector", cmp); \
+    shoal_dev_##N##_wait_until_all(ivars, n, status, cmp, vals, 0); \
+  } \
+  size_t shmem_##N##_wait_until_any_vector(T *ivars, size_t n, const int *status, int cmp, \
+                                           T *vals) { \
+    check_ivars("shmem_" #N "_wait_until_any_vector", ivars, n, sizeof(T)); \
+    check_cmp("shmem_" #N "_wait_until_any_vector", cmp); \
+    return shoal_dev_##N##_wait_until_any(ivars, n, status, cmp, vals, 0); \
+  } \
+  size_t shmem_##N##_wait_until_some_vector(T *ivars, size_t n, size_t *idx, const int *status, \
+                                            int cmp, T *vals) { \
+    check_ivars("shmem_" #N "_wait_until_some_vector", ivars, n, sizeof(T)); \
+    check_cmp("shmem_" #N "_wait_until_some_vector", cmp); \
+    return shoal_dev_##N##_wait_until_some(ivars, n, idx, status, cmp, vals, 0); \
+  } \
+  int shmem_##N##_test_all(T *ivars, size_t n, const int *status, int cmp, T v) { \
+    check_ivars("shmem_" #N "_test_all", ivars, n, sizeof(T)); \
+    check_cmp("shmem_" #N "_test_all", cmp); \
+    shoal_wait_progress(); \
+    return shoal_dev_##N##_test_all(ivars, n, status, cmp, NULL, v); \
+  } \
+  size_t shmem_##N##_test_any(T *ivars, size_t n, const int *status, int cmp, T v) { \
+    check_ivars("shmem_" #N "_test_any", ivars, n, sizeof(T)); \
+    check_cmp("shmem_" #N "_test_any", cmp); \
+    shoal_wait_progress(); \
+    return shoal_dev_##N##_test_any(ivars, n, status, cmp, NULL, v); \
+  } \
+  size_t shmem_##N##_test_some(T *ivars, size_t n, size_t *idx, const int *status, int cmp, T v) { \
+    check_ivars("shmem_" #N "_test_some", ivars, n, sizeof(T)); \
+    check_cmp("shmem_" #N "_test_some", cmp); \
+    shoal_wait_progress(); \
+    return shoal_dev_##N##_test_some(ivars, n, idx, status, cmp, NULL, v); \
+  } \
+  int shmem_##N##_test_all_vector(T *ivars, size_t n, const int *status, int cmp, T *vals) { \
+    check_ivars("shmem_" #N "_test_all_vector", ivars, n, sizeof(T)); \
+    check_cmp("shmem_" #N "_test_all_vector", cmp); \
+    shoal_wait_progress(); \
+    return shoal_dev_##N##_test_all(ivars, n, status, cmp, vals, 0); \
+  } \
+  size_t shmem_##N##_test_any_vector(T *ivars, size_t n, const int *status, int cmp, T *vals) { \
+    check_ivars("shmem_" #N "_test_any_vector", ivars, n, sizeof(T)); \
+    check_cmp("shmem_" #N "_test_any_vector", cmp); \
+    shoal_wait_progress(); \
+    return shoal_dev_##N##_test_any(ivars, n, status, cmp, vals, 0); \
+  } \
+  size_t shmem_##N##_test_some_vector(T *ivars, size_t n, size_t *idx, const int *status, int cmp, \
+                                      T *vals) { \
+    check_ivars("shmem_" #N "_test_some_vector", ivars, n, sizeof(T)); \
+    check_cmp("shmem_" #N "_test_some_vector", cmp); \
+    shoal_wait_progress(); \
+    return shoal_dev_##N##_test_some(ivars, n, idx, status, cmp, vals, 0); \
+  }
+SHOAL_SYNC_TYPES(SHOAL_SYNC_API)
+
+void shmem_wait(long *ivar, long v) { shmem_long_wait(ivar, v); }
+void shmem_wait_until(long *ivar, int cmp, long v) { shmem_long_wait_until(ivar, cmp, v); }
+
+uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t v)
+{
+  check_ivars("shmem_signal_wait_until", sig_addr, 1, sizeof *sig_addr);
+  check_cmp("shmem_signal_wait_until", cmp);
+  shoal_dev_uint64_wait_until(sig_addr, cmp, v);
+  return shoal_load_acquire(sig_addr);
+}

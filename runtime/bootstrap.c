@@ -1,0 +1,156 @@
+/* Bootstrap over PMIx: who am I, who shares my node, and a way to exchange
+ * small blobs before the heap exists.  Without a launcher (PMIx_Init answers
+ * UNREACHABLE) the program runs as a single PE. */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef SHOAL_HAVE_PMIX
+#include <pmix.h>
+static pmix_proc_t me;
+static bool pmix_up;
+#endif
+static shoal_boot *boot;
+static unsigned exchange_seq;
+
+typedef struct host_id {
+  char name[128];
+} host_id;
+
+static void assign_nodes(shoal_boot *b, const host_id *ids, int pes_per_node)
+{
+  b->node_of = calloc((size_t)b->size, sizeof(int));
+  int nodes = 0;
+  for (int i = 0; i < b->size; i++) {
+    if (pes_per_node > 0) {
+      b->node_of[i] = i / pes_per_node;
+      continue;
+    }
+    b->node_of[i] = -1;
+    for (int j = 0; j < i; j++)
+      if (!strcmp(ids[i].name, ids[j].name)) { b->node_of[i] = b->node_of[j]; break; }
+    if (b->node_of[i] < 0) b->node_of[i] = nodes++;
+  }
+  b->node_id = b->node_of[b->rank];
+  b->local_rank = b->local_size = 0;
+  for (int i = 0; i < b->size; i++) {
+    if (b->node_of[i] != b->node_id) continue;
+    if (i < b->rank) b->local_rank++;
+    b->local_size++;
+  }
+}
+
+int shoal_boot_init(shoal_boot *b, int pes_per_node)
+{
+  boot = b;
+  memset(b, 0, sizeof *b);
+  b->size = 1;
+#ifdef SHOAL_HAVE_PMIX
+  pmix_status_t rc = PMIx_Init(&me, NULL, 0);
+  if (rc == PMIX_SUCCESS) {
+    pmix_up = true;
+    b->launched = true;
+    b->rank = (int)me.rank;
+    pmix_proc_t wild;
+    pmix_value_t *val = NULL;
+    PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
+    if (PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &val) != PMIX_SUCCESS || !val) {
+      fprintf(stderr, "shoal: error: shmem_init: PMIx did not report the job size\n");
+      return -1;
+    }
+    b->size = (int)val->data.uint32;
+    PMIX_VALUE_RELEASE(val);
+    snprintf(b->job_id, sizeof b->job_id, "%s", me.nspace);
+  } else if (rc != PMIX_ERR_UNREACH && getenv("PMIX_RANK")) {
+    fprintf(stderr, "shoal: error: shmem_init: PMIx_Init failed: %s\n", PMIx_Error_string(rc));
+    return -1;
+  }
+#endif
+  if (!b->launched) snprintf(b->job_id, sizeof b->job_id, "single%d", (int)getpid());
+  /* Shared-memory names may not contain '/'. */
+  for (char *c = b->job_id; *c; c++)
+    if (*c == '/' || *c == ' ') *c = '_';
+
+  host_id mine, *all = calloc((size_t)b->size, sizeof *all);
+  memset(&mine, 0, sizeof mine);
+  gethostname(mine.name, sizeof mine.name - 1);
+  shoal_boot_allgather(&mine, all, sizeof mine);
+  assign_nodes(b, all, pes_per_node);
+  free(all);
+  return 0;
+}
+
+void shoal_boot_allgather(const void *mine, void *out, size_t len)
+{
+  if (!boot->launched) {
+    memcpy(out, mine, len);
+    return;
+  }
+#ifdef SHOAL_HAVE_PMIX
+  char key[PMIX_MAX_KEYLEN];
+  snprintf(key, sizeof key, "shoal.x%u", exchange_seq++);
+  pmix_value_t v;
+  PMIX_VALUE_CONSTRUCT(&v);
+  v.type = PMIX_BYTE_OBJECT;
+  v.data.bo.bytes = (char *)mine;
+  v.data.bo.size = len;
+  if (PMIx_Put(PMIX_GLOBAL, key, &v) != PMIX_SUCCESS || PMIx_Commit() != PMIX_SUCCESS)
+    shoal_boot_abort(1, "shoal: error: shmem_init: PMIx_Put/Commit failed");
+  pmix_info_t info;
+  bool collect = true;
+  PMIX_INFO_CONSTRUCT(&info);
+  PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+  pmix_proc_t wild;
+  PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
+  if (PMIx_Fence(&wild, 1, &info, 1) != PMIX_SUCCESS)
+    shoal_boot_abort(1, "shoal: error: shmem_init: PMIx_Fence failed");
+  PMIX_INFO_DESTRUCT(&info);
+  for (int r = 0; r < boot->size; r++) {
+    pmix_proc_t p;
+    pmix_value_t *got = NULL;
+    PMIX_LOAD_PROCID(&p, me.nspace, (pmix_rank_t)r);
+    if (PMIx_Get(&p, key, NULL, 0, &got) != PMIX_SUCCESS || !got ||
+        got->type != PMIX_BYTE_OBJECT || got->data.bo.size != len)
+      shoal_boot_abort(1, "shoal: error: shmem_init: PMIx_Get of a peer's data failed");
+    memcpy((char *)out + (size_t)r * len, got->data.bo.bytes, len);
+    PMIX_VALUE_RELEASE(got);
+  }
+#endif
+}
+
+void shoal_boot_barrier(void)
+{
+#ifdef SHOAL_HAVE_PMIX
+  if (pmix_up) {
+    pmix_proc_t wild;
+    PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
+    PMIx_Fence(&wild, 1, NULL, 0);
+  }
+#endif
+}
+
+void shoal_boot_abort(int status, const char *msg)
+{
+#ifdef SHOAL_HAVE_PMIX
+  if (pmix_up) {
+    PMIx_Abort(status, msg, NULL, 0);
+  }
+#endif
+  (void)msg;
+  _exit(status);
+}
+
+void shoal_boot_fini(void)
+{
+#ifdef SHOAL_HAVE_PMIX
+  if (pmix_up) {
+    PMIx_Finalize(NULL, 0);
+    pmix_up = false;
+  }
+#endif
+  free(boot->node_of);
+  boot->node_of = NULL;
+}

@@ -1,0 +1,118 @@
+/* Environment variables: one table, read by the runtime and shoal-info. */
+#include "internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const shoal_env_var shoal_env_vars[] = {
+    {"SHMEM_SYMMETRIC_SIZE", "256M", "bytes of symmetric heap per PE (K, M, G suffixes)"},
+    {"SHMEM_DEBUG", "0", "print diagnostics (allocation failures, transport choice)"},
+    {"SHMEM_INFO", "0", "print the library version and settings at shmem_init"},
+    {"SHOAL_PES_PER_NODE", "0",
+     "treat every k consecutive PEs as one node: load/store inside, libfabric between "
+     "(0 = real nodes; 1 = everything through libfabric)"},
+    {"SHOAL_MAX_TEAMS", "64", "teams that may exist at once (world and shared included)"},
+    {"SHOAL_TEAM_SCRATCH", "256K", "symmetric scratch bytes per team for collectives"},
+    {"SHOAL_ALLREDUCE", "auto", "all-reduce algorithm: auto, oneshot, twoshot, ring"},
+    {"SHOAL_TRANSPORT", "auto", "auto: libfabric only for unmapped peers; ofi: force libfabric"},
+    {"SHOAL_SYMMETRIC_DATA", "1", "make global/static variables symmetric (CPU target)"},
+    {"FI_PROVIDER", "(best)", "libfabric provider for the remote transport"},
+    {NULL, NULL, NULL},
+};
+
+static const char *env_or_default(const char *name)
+{
+  const char *v = getenv(name);
+  if (v && *v) return v;
+  for (const shoal_env_var *e = shoal_env_vars; e->name; e++)
+    if (!strcmp(e->name, name)) return e->default_value;
+  return NULL;
+}
+
+bool shoal_parse_size(const char *s, size_t *out)
+{
+  if (!s) return false;
+  while (isspace((unsigned char)*s)) s++;
+  if (!isdigit((unsigned char)*s)) return false;
+  errno = 0;
+  char *end;
+  double v = strtod(s, &end);
+  if (errno || end == s || v < 0) return false;
+  double mult = 1;
+  switch (toupper((unsigned char)*end)) {
+  case 'K': mult = 1024.0; end++; break;
+  case 'M': mult = 1024.0 * 1024; end++; break;
+  case 'G': mult = 1024.0 * 1024 * 1024; end++; break;
+  case 'T': mult = 1024.0 * 1024 * 1024 * 1024; end++; break;
+  default: break;
+  }
+  if (toupper((unsigned char)*end) == 'B') end++;
+  while (isspace((unsigned char)*end)) end++;
+  if (*end) return false;
+  double bytes = v * mult;
+  if (bytes >= (double)(SIZE_MAX / 2)) return false;
+  *out = (size_t)bytes;
+  return true;
+}
+
+static bool parse_bool(const char *v)
+{
+  return v && (!strcmp(v, "1") || !strcasecmp(v, "yes") || !strcasecmp(v, "true") ||
+               !strcasecmp(v, "on") || !strcasecmp(v, "y"));
+}
+
+static size_t size_var(const char *name)
+{
+  size_t out;
+  const char *v = env_or_default(name);
+  if (!shoal_parse_size(v, &out)) {
+    fprintf(stderr, "shoal: error: shmem_init: environment variable %s=\"%s\" is not a size "
+                    "(examples: 64M, 1G, 4096)\n", name, v);
+    exit(1);
+  }
+  return out;
+}
+
+static int int_var(const char *name, int lo, int hi)
+{
+  const char *v = env_or_default(name);
+  char *end;
+  long x = strtol(v, &end, 10);
+  if (*v == '\0' || *end || x < lo || x > hi) {
+    fprintf(stderr, "shoal: error: shmem_init: environment variable %s=\"%s\" must be an "
+                    "integer in [%d, %d]\n", name, v, lo, hi);
+    exit(1);
+  }
+  return (int)x;
+}
+
+static const char *choice_var(const char *name, const char *const *choices)
+{
+  const char *v = env_or_default(name);
+  for (const char *const *c = choices; *c; c++)
+    if (!strcasecmp(v, *c)) return *c;
+  fprintf(stderr, "shoal: error: shmem_init: environment variable %s=\"%s\" is not one of:", name, v);
+  for (const char *const *c = choices; *c; c++) fprintf(stderr, " %s", *c);
+  fprintf(stderr, "\n");
+  exit(1);
+}
+
+void shoal_env_load(shoal_env *env)
+{
+  static const char *const algos[] = {"auto", "oneshot", "twoshot", "ring", NULL};
+  static const char *const transports[] = {"auto", "ofi", NULL};
+  env->symmetric_size = size_var("SHMEM_SYMMETRIC_SIZE");
+  env->debug = parse_bool(env_or_default("SHMEM_DEBUG"));
+  env->info = parse_bool(env_or_default("SHMEM_INFO"));
+  env->pes_per_node = int_var("SHOAL_PES_PER_NODE", 0, 1 << 20);
+  env->max_teams = int_var("SHOAL_MAX_TEAMS", 3, 4096);
+  env->team_scratch = size_var("SHOAL_TEAM_SCRATCH");
+  if (env->team_scratch < 4096) env->team_scratch = 4096;
+  env->team_scratch = (env->team_scratch + 63) & ~(size_t)63;
+  env->allreduce = choice_var("SHOAL_ALLREDUCE", algos);
+  env->transport = choice_var("SHOAL_TRANSPORT", transports);
+  env->symmetric_data = parse_bool(env_or_default("SHOAL_SYMMETRIC_DATA"));
+}

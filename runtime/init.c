@@ -1,0 +1,305 @@
+/* Library setup: shmem_init builds the heap, maps the node's peers, starts
+ * the remote transport for the rest, and sets up the predefined teams. */
+#include "internal.h"
+#include "transport.h"
+#include "../collectives/barrier.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+shoal_runtime shoal_rt;
+shoal_dev_state shoal_dstate;
+struct shoal_ctx shoal_ctx_default;
+shmem_ctx_t SHMEM_CTX_DEFAULT SHOAL_API = &shoal_ctx_default;
+
+/* What each PE tells the others at init. */
+typedef struct peer_card {
+  int ok;             /* segments created */
+  int has_data;       /* data segment shared */
+  size_t heap_size;
+  size_t data_size;
+} peer_card;
+
+static void seg_name(char *out, size_t len, const char *kind, int pe)
+{
+  snprintf(out, len, "/shoal-%s-%d-%s", shoal_rt.boot.job_id, pe, kind);
+}
+
+static void finalize_at_exit(void)
+{
+  if (shoal_rt.initialized == 1) shmem_finalize();
+}
+
+static void print_info(void)
+{
+  printf("Shoal %s: %d PEs, %zu bytes of symmetric heap per PE, transport %s\n",
+         PACKAGE_VERSION, shoal_dstate.n_pes, shoal_rt.user_size,
+         shoal_rt.transport ? shoal_rt.transport->name : "load/store only");
+  for (const shoal_env_var *e = shoal_env_vars; e->name; e++) {
+    const char *v = getenv(e->name);
+    printf("  %-22s = %-10s (default %s) %s\n", e->name, v ? v : e->default_value,
+           e->default_value, e->help);
+  }
+  fflush(stdout);
+}
+
+static int runtime_init(void)
+{
+  shoal_env_load(&shoal_rt.env);
+  if (shoal_boot_init(&shoal_rt.boot, shoal_rt.env.pes_per_node) != 0) return -1;
+  shoal_boot *b = &shoal_rt.boot;
+  shoal_dstate.my_pe = b->rank;
+  shoal_dstate.n_pes = b->size;
+  int n = b->size;
+
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  shoal_rt.internal_size =
+      shoal_teams_internal_size(n, shoal_rt.env.max_teams, shoal_rt.env.team_scratch);
+  shoal_rt.internal_size = (shoal_rt.internal_size + page - 1) & ~(page - 1);
+  shoal_rt.user_size = (shoal_rt.env.symmetric_size + page - 1) & ~(page - 1);
+  size_t heap_total = shoal_rt.internal_size + shoal_rt.user_size;
+
+  char name[320];
+  peer_card mine = {0, 0, heap_total, 0};
+  seg_name(name, sizeof name, "heap", b->rank);
+  mine.ok = shoal_segment_create(&shoal_rt.heap_seg, name, heap_total) == 0;
+  char *data_base = NULL;
+  size_t data_size = 0;
+  if (mine.ok && shoal_rt.env.symmetric_data) {
+    seg_name(name, sizeof name, "data", b->rank);
+    mine.has_data = shoal_dataseg_share(&shoal_rt.data_seg, name, &data_base, &data_size) == 0;
+    mine.data_size = data_size;
+    if (!mine.has_data) shoal_debug("global/static variables are not symmetric on this PE");
+  }
+
+  peer_card *cards = calloc((size_t)n, sizeof *cards);
+  shoal_rt.peer_heap = calloc((size_t)n, sizeof(char *));
+  shoal_rt.peer_data = calloc((size_t)n, sizeof(char *));
+  shoal_boot_allgather(&mine, cards, sizeof mine);
+  bool all_data = true;
+  for (int i = 0; i < n; i++) {
+    if (!cards[i].ok) {
+      fprintf(stderr, "shoal: error: shmem_init: PE %d could not create its %zu-byte symmetric "
+                      "heap (SHMEM_SYMMETRIC_SIZE=%zu); see its warning above\n",
+              i, heap_total, shoal_rt.env.symmetric_size);
+      return -1;
+    }
+    if (cards[i].heap_size != heap_total) {
+      fprintf(stderr, "shoal: error: shmem_init: PE %d has a %zu-byte heap, PE %d %zu bytes: "
+                      "set SHMEM_SYMMETRIC_SIZE the same on every PE\n",
+              i, cards[i].heap_size, b->rank, heap_total);
+      return -1;
+    }
+    if (!cards[i].has_data || cards[i].data_size != data_size) all_data = false;
+  }
+  free(cards);
+
+  /* Map every peer on my node, unless the transport is forced for all. */
+  bool force_remote = !strcmp(shoal_rt.env.transport, "ofi");
+  bool *is_remote = calloc((size_t)n, sizeof(bool));
+  int n_remote = 0;
+  for (int i = 0; i < n; i++) {
+    if (i == b->rank) {
+      shoal_rt.peer_heap[i] = shoal_rt.heap_seg.base;
+      shoal_rt.peer_data[i] = all_data ? data_base : NULL;
+      continue;
+    }
+    if (b->node_of[i] == b->node_id && !force_remote) {
+      seg_name(name, sizeof name, "heap", i);
+      shoal_rt.peer_heap[i] = shoal_segment_map_peer(name, heap_total);
+      if (all_data) {
+        seg_name(name, sizeof name, "data", i);
+        shoal_rt.peer_data[i] = shoal_segment_map_peer(name, data_size);
+      }
+      if (!shoal_rt.peer_heap[i] || (all_data && !shoal_rt.peer_data[i])) {
+        fprintf(stderr, "shoal: error: shmem_init: PE %d could not map the shared memory of PE "
+                        "%d on the same node\n", b->rank, i);
+        return -1;
+      }
+    }
+    if (!shoal_rt.peer_heap[i]) {
+      is_remote[i] = true;
+      n_remote++;
+    }
+  }
+  /* Everyone has mapped everything: remove the names now, so nothing is
+   * left in /dev/shm however the job ends. */
+  shoal_boot_barrier();
+  shoal_segment_unlink(&shoal_rt.heap_seg);
+  if (mine.has_data) shoal_segment_unlink(&shoal_rt.data_seg);
+
+  shoal_dstate.heap_base = shoal_rt.heap_seg.base;
+  shoal_dstate.heap_size = heap_total;
+  shoal_dstate.peer_heap = shoal_rt.peer_heap;
+  shoal_dstate.data_base = all_data ? data_base : NULL;
+  shoal_dstate.data_size = all_data ? data_size : 0;
+  shoal_dstate.peer_data = shoal_rt.peer_data;
+  shoal_rt.user_heap = shoal_rt.heap_seg.base + shoal_rt.internal_size;
+  shoal_rt.alloc = shoal_alloc_create(shoal_rt.user_size);
+  if (!shoal_rt.alloc) return -1;
+
+  shoal_rt.n_remote_peers = n_remote;
+  int rc = shoal_transport_init(is_remote, n_remote);
+  free(is_remote);
+  if (rc != 0) return -1;
+  if (shoal_teams_init() != 0) return -1;
+  return 0;
+}
+
+void shmem_init(void)
+{
+  int provided;
+  shmem_init_thread(SHMEM_THREAD_SINGLE, &provided);
+}
+
+int shmem_init_thread(int requested, int *provided)
+{
+  if (shoal_rt.initialized == 1) {
+    if (provided) *provided = shoal_rt.thread_level;
+    return 0;
+  }
+  if (shoal_rt.initialized == 2) {
+    fprintf(stderr, "shoal: error: shmem_init: the library cannot be initialized again after "
+                    "shmem_finalize\n");
+    return -1;
+  }
+  if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE) {
+    fprintf(stderr, "shoal: error: shmem_init_thread: argument 'requested' = %d is not a "
+                    "SHMEM_THREAD_* level\n", requested);
+    return -1;
+  }
+  shoal_ctx_default.options = 0;
+  if (runtime_init() != 0) {
+    fflush(stderr);
+    shoal_boot_abort(1, "shoal: shmem_init failed");
+  }
+  /* Operations are thread safe: AMOs and waits are atomic, puts are plain
+   * copies, and the transport serializes internally. */
+  shoal_rt.thread_level = requested;
+  if (provided) *provided = requested;
+  shoal_rt.initialized = 1;
+  atexit(finalize_at_exit);
+  if (shoal_rt.env.info && shoal_dstate.my_pe == 0) print_info();
+  shoal_debug("initialized: PE %d of %d, node %d (local %d of %d), %d remote peers",
+              shoal_dstate.my_pe, shoal_dstate.n_pes, shoal_rt.boot.node_id,
+              shoal_rt.boot.local_rank, shoal_rt.boot.local_size, shoal_rt.n_remote_peers);
+  shoal_coll_barrier(SHMEM_TEAM_WORLD);
+  return 0;
+}
+
+void shmem_query_thread(int *provided)
+{
+  SHOAL_REQUIRE_INIT("shmem_query_thread");
+  if (provided) *provided = shoal_rt.thread_level;
+}
+
+void shmem_finalize(void)
+{
+  if (shoal_rt.initialized != 1) return;   /* a second finalize is harmless */
+  shoal_coll_barrier(SHMEM_TEAM_WORLD);
+  shoal_teams_fini();
+  shoal_transport_fini();
+  int n = shoal_dstate.n_pes;
+  for (int i = 0; i < n; i++) {
+    if (i == shoal_dstate.my_pe) continue;
+    if (shoal_rt.peer_heap[i]) munmap(shoal_rt.peer_heap[i], shoal_dstate.heap_size);
+    if (shoal_rt.peer_data[i]) munmap(shoal_rt.peer_data[i], shoal_dstate.data_size);
+  }
+  shoal_segment_destroy(&shoal_rt.heap_seg);
+  /* The data segment stays mapped: it is the program's own globals. */
+  shoal_alloc_destroy(shoal_rt.alloc);
+  shoal_rt.alloc = NULL;
+  shoal_boot_fini();
+  free(shoal_rt.peer_heap);
+  free(shoal_rt.peer_data);
+  shoal_rt.peer_heap = shoal_rt.peer_data = NULL;
+  memset(&shoal_dstate, 0, sizeof shoal_dstate);
+  shoal_dstate.my_pe = -1;
+  shoal_rt.initialized = 2;
+}
+
+void shmem_global_exit(int status)
+{
+  SHOAL_REQUIRE_INIT("shmem_global_exit");
+  fflush(stdout);
+  fflush(stderr);
+  shoal_boot_abort(status, "shmem_global_exit");
+}
+
+int shmem_my_pe(void)
+{
+  SHOAL_REQUIRE_INIT("shmem_my_pe");
+  return shoal_dstate.my_pe;
+}
+
+int shmem_n_pes(void)
+{
+  SHOAL_REQUIRE_INIT("shmem_n_pes");
+  return shoal_dstate.n_pes;
+}
+
+int shmem_pe_accessible(int pe)
+{
+  SHOAL_REQUIRE_INIT("shmem_pe_accessible");
+  if (pe < 0 || pe >= shoal_dstate.n_pes) return 0;
+  return shoal_rt.peer_heap[pe] != NULL || shoal_rt.transport != NULL;
+}
+
+int shmem_addr_accessible(const void *addr, int pe)
+{
+  SHOAL_REQUIRE_INIT("shmem_addr_accessible");
+  return shmem_pe_accessible(pe) && shoal_dev_is_symmetric(addr);
+}
+
+void *shmem_ptr(const void *dest, int pe)
+{
+  SHOAL_REQUIRE_INIT("shmem_ptr");
+  if (pe < 0 || pe >= shoal_dstate.n_pes) return NULL;
+  return shoal_dev_ptr(dest, pe);
+}
+
+void shmem_info_get_version(int *major, int *minor)
+{
+  if (major) *major = SHMEM_MAJOR_VERSION;
+  if (minor) *minor = SHMEM_MINOR_VERSION;
+}
+
+void shmem_info_get_name(char *name)
+{
+  if (name) snprintf(name, SHMEM_MAX_NAME_LEN, "%s", SHMEM_VENDOR_STRING);
+}
+
+const char *shmemx_build_config(void)
+{
+  return "version=" PACKAGE_VERSION
+#ifdef SHOAL_HAVE_PMIX
+         " pmix=yes"
+#else
+         " pmix=no"
+#endif
+#ifdef SHOAL_HAVE_OFI
+         " ofi=yes"
+#else
+         " ofi=no"
+#endif
+#ifdef SHOAL_ARG_CHECKS
+         " arg-checks=yes"
+#else
+         " arg-checks=no"
+#endif
+      ;
+}
+
+/* Deprecated 1.4 names. */
+void start_pes(int npes) { (void)npes; shmem_init(); }
+int _my_pe(void) { return shmem_my_pe(); }
+int _num_pes(void) { return shmem_n_pes(); }
+void shmem_clear_cache_inv(void) {}
+void shmem_set_cache_inv(void) {}
+void shmem_clear_cache_line_inv(void *dest) { (void)dest; }
+void shmem_set_cache_line_inv(void *dest) { (void)dest; }
+void shmem_udcflush(void) {}
+void shmem_udcflush_line(void *dest) { (void)dest; }

@@ -1,0 +1,58 @@
+/* A team, as device code sees it: a strided set of world PEs plus its own
+ * synchronization words and scratch on the symmetric heap, so concurrent
+ * collectives on different teams never share a flag. */
+#ifndef SHOAL_TEAMS_TEAM_H
+#define SHOAL_TEAMS_TEAM_H
+
+#include "../device/amo.h"
+#include "../device/rma.h"
+#include "../device/wait.h"
+#include <shmem.h>
+
+/* Layout of a team's sync words (uint64_t each, symmetric). */
+enum {
+  SHOAL_SYNC_BARRIER = 0,      /* [0, 64): dissemination round counters */
+  SHOAL_SYNC_EPOCH = 64,       /* local: barriers completed on this team */
+  SHOAL_SYNC_COLL_EPOCH = 65,  /* local: sequence number of signalled collectives */
+  SHOAL_SYNC_FLAGS = 128,      /* [128, 128 + 2 n_pes): per-peer signals, two banks */
+};
+#define SHOAL_SYNC_WORDS(n_pes) (SHOAL_SYNC_FLAGS + 2 * (size_t)(n_pes))
+
+struct shoal_team {
+  int start, stride, size;   /* members are world PEs start + i * stride */
+  int my_pe;                 /* my index in the team, -1 if not a member */
+  int slot;                  /* which sync/scratch area of the heap */
+  uint64_t *sync;            /* this team's sync words (symmetric) */
+  char *scratch;             /* symmetric scratch for collectives */
+  size_t scratch_size;
+  shmem_team_config_t config;
+  struct shoal_team *parent;
+};
+typedef struct shoal_team shoal_team;
+
+/* The one place a team PE becomes a world PE.  Every remote access a
+ * collective makes goes through this, so a team index can never reach the
+ * heap translation by mistake (Iris #326). */
+SHOAL_FN int shoal_team_world_pe(const shoal_team *t, int team_pe)
+{
+  return t->start + team_pe * t->stride;
+}
+
+/* The team PE i steps after me, wrapping: (my_pe + i) % size. */
+SHOAL_FN int shoal_team_peer(const shoal_team *t, int i)
+{
+  int p = t->my_pe + i;
+  p %= t->size;
+  return shoal_team_world_pe(t, p < 0 ? p + t->size : p);
+}
+
+/* World PE -> index in team, or -1. */
+SHOAL_FN int shoal_team_index_of(const shoal_team *t, int world_pe)
+{
+  int d = world_pe - t->start;
+  if (d < 0 || d % t->stride) return -1;
+  d /= t->stride;
+  return d < t->size ? d : -1;
+}
+
+#endif
