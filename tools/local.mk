@@ -1,1 +1,1 @@
-# tools
+EXTRA_DIST += tools/install-deps.sh

@@ -1,0 +1,1 @@
+# Unit tests: one process, no launcher; they may include runtime internals.
