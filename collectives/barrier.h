@@ -1,6 +1,7 @@
-/* Team barrier: dissemination over the team, on monotonic counters.
+/* Team barrier on monotonic counters: a counter barrier when all members
+ * are load/store reachable, else dissemination.
  *
- * Round r adds 1 to the counter r of the PE 2^r ahead and waits until my
+ * Dissemination round r adds 1 to the counter r of the PE 2^r ahead and waits until my
  * own counter r reaches the barrier's epoch.  Counters only grow, so no
  * flag is ever reset: the same code replays inside a captured GPU graph
  * (Iris #531) and back-to-back barriers need no extra handshake. */
@@ -9,11 +10,28 @@
 
 #include "../teams/team.h"
 
+/* Counter barrier, when every member's memory is mapped here: each PE adds
+ * 1 to the counter on the team's first PE and watches it reach epoch * size.
+ * One arrival per PE, no dependent rounds: with more PEs than cores (4 PEs
+ * on 2 cores in CI) each PE needs to run only once to let the others go. */
+SHOAL_FN void shoal_coll_sync_counter(shoal_team *t, uint64_t *root_counter, uint64_t epoch)
+{
+  (void)shoal_fetch_add(root_counter, 1);
+  uint64_t target = epoch * (uint64_t)t->size;
+  shoal_backoff b = SHOAL_BACKOFF_INIT;
+  while (shoal_load_acquire(root_counter) < target) shoal_backoff_wait(&b);
+}
+
 /* Synchronize the team without completing earlier puts (team_sync). */
 SHOAL_FN void shoal_coll_sync(shoal_team *t)
 {
   if (t->size <= 1) return;
   uint64_t epoch = ++t->sync[SHOAL_SYNC_EPOCH];
+  if (t->all_mapped) {
+    uint64_t *root = (uint64_t *)shoal_dev_ptr(&t->sync[SHOAL_SYNC_COUNTER], t->start);
+    shoal_coll_sync_counter(t, root, epoch);
+    return;
+  }
   for (int r = 0, d = 1; d < t->size; r++, d <<= 1) {
     (void)shoal_dev_uint64_fetch_add(SHOAL_DEV_CTX, &t->sync[SHOAL_SYNC_BARRIER + r], 1,
                                      shoal_team_peer(t, d));

@@ -58,19 +58,25 @@ static inline void shoal_copy(void *dst, const void *src, size_t n)
  * waiter must not starve the PE it waits for. */
 typedef struct shoal_backoff { unsigned spins; } shoal_backoff;
 #define SHOAL_BACKOFF_INIT {0}
+/* Pause-spins before yielding: 0 when this node runs more PEs than it has
+ * cores (set at init), since then the PE we wait for needs our core. */
+extern unsigned shoal_spin_limit __attribute__((visibility("hidden")));
 static inline void shoal_backoff_wait(shoal_backoff *b)
 {
   unsigned n = b->spins++;
-  if (n < 64) {
+  if (n < shoal_spin_limit) {   /* the peer runs on another core: spin briefly */
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #elif defined(__aarch64__)
     __asm__ __volatile__("yield");
 #endif
-  } else if (n < 256) {
+  } else if (n < 20000 + shoal_spin_limit) {
+    /* Oversubscribed (more PEs than cores): let the PE we wait for run. */
     sched_yield();
   } else {
-    unsigned us = n < 2048 ? 1 + (n - 256) / 64 : 50;
+    /* A long wait: sleep, growing to 100 us, so an idle PE costs little. */
+    n -= shoal_spin_limit;
+    unsigned us = n < 22000 ? 1 + (n - 20000) / 20 : 100;
     struct timespec ts = {0, (long)us * 1000};
     nanosleep(&ts, NULL);
   }

@@ -4,6 +4,7 @@
 #include "transport.h"
 #include "../collectives/barrier.h"
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,17 @@ shoal_runtime shoal_rt;
 shoal_dev_state shoal_dstate;
 struct shoal_ctx shoal_ctx_default;
 shmem_ctx_t SHMEM_CTX_DEFAULT SHOAL_API = &shoal_ctx_default;
+unsigned shoal_spin_limit = 32;
+
+/* More PEs on this node than cores we may run on: waiters yield at once. */
+static void tune_waiting(int local_pes)
+{
+  cpu_set_t set;
+  int cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  if (online > 0 && online < cores) cores = (int)online;
+  shoal_spin_limit = local_pes > cores ? 0 : 32;
+}
 
 /* What each PE tells the others at init. */
 typedef struct peer_card {
@@ -54,6 +66,7 @@ static int runtime_init(void)
   shoal_dstate.my_pe = b->rank;
   shoal_dstate.n_pes = b->size;
   int n = b->size;
+  tune_waiting(b->local_size);
 
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
   shoal_rt.internal_size =

@@ -43,6 +43,9 @@ static void team_setup(shoal_team *t, int start, int stride, int size, int slot)
   t->sync = (uint64_t *)base;
   t->scratch = base + sync_bytes;
   t->scratch_size = slot_bytes - sync_bytes;
+  t->all_mapped = 1;
+  for (int i = 0; i < size; i++)
+    if (!shoal_rt.peer_heap[shoal_team_world_pe(t, i)]) t->all_mapped = 0;
 }
 
 int shoal_teams_init(void)

@@ -11,7 +11,8 @@
 
 /* Layout of a team's sync words (uint64_t each, symmetric). */
 enum {
-  SHOAL_SYNC_BARRIER = 0,      /* [0, 64): dissemination round counters */
+  SHOAL_SYNC_BARRIER = 0,      /* [0, 63): dissemination round counters */
+  SHOAL_SYNC_COUNTER = 63,     /* on the team's first PE: counter-barrier arrivals */
   SHOAL_SYNC_EPOCH = 64,       /* local: barriers completed on this team */
   SHOAL_SYNC_COLL_EPOCH = 65,  /* local: sequence number of signalled collectives */
   SHOAL_SYNC_FLAGS = 128,      /* [128, 128 + 2 n_pes): per-peer signals, two banks */
@@ -22,6 +23,7 @@ struct shoal_team {
   int start, stride, size;   /* members are world PEs start + i * stride */
   int my_pe;                 /* my index in the team, -1 if not a member */
   int slot;                  /* which sync/scratch area of the heap */
+  int all_mapped;            /* every member reachable by load/store */
   uint64_t *sync;            /* this team's sync words (symmetric) */
   char *scratch;             /* symmetric scratch for collectives */
   size_t scratch_size;
