@@ -22,20 +22,30 @@ SHOAL_FN void shoal_coll_sync_counter(shoal_team *t, uint64_t *root_counter, uin
   while (shoal_load_acquire(root_counter) < target) shoal_backoff_wait(&b);
 }
 
-/* Synchronize the team without completing earlier puts (team_sync). */
-SHOAL_FN void shoal_coll_sync(shoal_team *t)
+/* Dissemination: log2(size) rounds, each PE reads only its own counters,
+ * so once it returns nobody will touch its words for this barrier again
+ * (team_destroy relies on that before zeroing them). */
+SHOAL_FN void shoal_coll_sync_dissemination(shoal_team *t)
 {
   if (t->size <= 1) return;
-  uint64_t epoch = ++t->sync[SHOAL_SYNC_EPOCH];
-  if (t->all_mapped) {
-    uint64_t *root = (uint64_t *)shoal_dev_ptr(&t->sync[SHOAL_SYNC_COUNTER], t->start);
-    shoal_coll_sync_counter(t, root, epoch);
-    return;
-  }
+  uint64_t epoch = ++t->sync[SHOAL_SYNC_DISS_EPOCH];
   for (int r = 0, d = 1; d < t->size; r++, d <<= 1) {
     (void)shoal_dev_uint64_fetch_add(SHOAL_DEV_CTX, &t->sync[SHOAL_SYNC_BARRIER + r], 1,
                                      shoal_team_peer(t, d));
     shoal_dev_uint64_wait_until(&t->sync[SHOAL_SYNC_BARRIER + r], SHMEM_CMP_GE, epoch);
+  }
+}
+
+/* Synchronize the team without completing earlier puts (team_sync). */
+SHOAL_FN void shoal_coll_sync(shoal_team *t)
+{
+  if (t->size <= 1) return;
+  if (t->all_mapped) {
+    uint64_t epoch = ++t->sync[SHOAL_SYNC_EPOCH];
+    uint64_t *root = (uint64_t *)shoal_dev_ptr(&t->sync[SHOAL_SYNC_COUNTER], t->start);
+    shoal_coll_sync_counter(t, root, epoch);
+  } else {
+    shoal_coll_sync_dissemination(t);
   }
 }
 

@@ -251,9 +251,12 @@ void shmem_team_destroy(shmem_team_t team)
   if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED || team == SHMEMX_TEAM_NODE)
     shoal_error("shmem_team_destroy", "argument 'team' is a predefined team, which cannot be "
                 "destroyed");
-  /* After this barrier no member will touch our sync words for this team:
-   * zero them so the slot starts fresh when a later split reuses it. */
-  shoal_coll_barrier(team);
+  /* After a dissemination barrier no member will touch our sync words for
+   * this team (a counter barrier gives no such promise: a slow member may
+   * still be reading the root's counter): zero them so the slot starts fresh
+   * when a later split reuses it. */
+  shoal_dev_quiet(SHOAL_DEV_CTX);
+  shoal_coll_sync_dissemination(team);
   memset(team->sync, 0, slot_bytes);
   slot_give(team->slot);
   free(team);

@@ -13,7 +13,8 @@
 enum {
   SHOAL_SYNC_BARRIER = 0,      /* [0, 63): dissemination round counters */
   SHOAL_SYNC_COUNTER = 63,     /* on the team's first PE: counter-barrier arrivals */
-  SHOAL_SYNC_EPOCH = 64,       /* local: barriers completed on this team */
+  SHOAL_SYNC_EPOCH = 64,       /* local: counter barriers done on this team */
+  SHOAL_SYNC_DISS_EPOCH = 66,  /* local: dissemination barriers done on this team */
   SHOAL_SYNC_COLL_EPOCH = 65,  /* local: sequence number of signalled collectives */
   SHOAL_SYNC_FLAGS = 128,      /* [128, 128 + 2 n_pes): per-peer signals, two banks */
 };
