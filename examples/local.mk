@@ -4,6 +4,5 @@ examples_hello_SOURCES = examples/hello.c
 examples_hello_LDADD = libshoal.la
 
 .PHONY: demo
-demo: examples/hello
-	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-	  mpirun --oversubscribe --bind-to none -np 4 examples/hello
+demo: examples/hello tools/oshrun
+	tools/oshrun -np 4 examples/hello

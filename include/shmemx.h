@@ -13,6 +13,10 @@ extern shmem_team_t SHMEMX_TEAM_NODE;
 
 /* Library details for tools (shoal-info). */
 const char *shmemx_build_config(void);
+/* Environment variable i (0, 1, ...) the library reads: its name, default
+ * and a one-line help.  Returns 0, or -1 past the last one.  Needs no
+ * shmem_init. */
+int shmemx_info_env(int i, const char **name, const char **default_value, const char **help);
 
 #ifdef __cplusplus
 }

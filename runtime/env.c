@@ -23,6 +23,17 @@ const shoal_env_var shoal_env_vars[] = {
     {NULL, NULL, NULL},
 };
 
+int shmemx_info_env(int i, const char **name, const char **default_value, const char **help)
+{
+  int n = 0;
+  while (shoal_env_vars[n].name) n++;
+  if (i < 0 || i >= n) return -1;
+  if (name) *name = shoal_env_vars[i].name;
+  if (default_value) *default_value = shoal_env_vars[i].default_value;
+  if (help) *help = shoal_env_vars[i].help;
+  return 0;
+}
+
 static const char *env_or_default(const char *name)
 {
   const char *v = getenv(name);

@@ -1,1 +1,34 @@
-EXTRA_DIST += tools/install-deps.sh
+# tools/: oshcc, oshrun, shoal-info, pkg-config and CMake files.  The scripts
+# are filled in at make time (tools/subst.sh) so they carry the install paths.
+EXTRA_DIST += tools/install-deps.sh tools/subst.sh tools/oshcc.in tools/oshrun.in \
+	tools/shoal.pc.in tools/ShoalConfig.cmake.in tools/ShoalConfigVersion.cmake.in
+
+bin_PROGRAMS += tools/shoal-info
+tools_shoal_info_SOURCES = tools/shoal-info.c
+tools_shoal_info_LDADD = libshoal.la
+
+bin_SCRIPTS += tools/oshcc tools/oshrun
+pkgconfig_DATA = tools/shoal.pc
+cmakedir = $(libdir)/cmake/Shoal
+cmake_DATA = tools/ShoalConfig.cmake tools/ShoalConfigVersion.cmake
+tools_generated = tools/oshcc tools/oshrun tools/shoal.pc tools/ShoalConfig.cmake \
+	tools/ShoalConfigVersion.cmake
+CLEANFILES += $(tools_generated)
+
+# Static links of libshoal.a need these too (oshcc -static, Libs.private).
+SHOAL_STATIC_LIBS = $(PMIX_LIBS) $(OFI_LIBS) $(LIBS)
+tools_subst = $(MKDIR_P) tools && $(SHELL) $(top_srcdir)/tools/subst.sh
+tools_subst_args = '$(prefix)' '$(includedir)' '$(libdir)' '$(pkgconfigdir)' '$(cmakedir)' \
+	'$(CC)' '$(VERSION)' $(SHOAL_STATIC_LIBS)
+tools_subst_deps = $(top_srcdir)/tools/subst.sh Makefile
+
+tools/oshcc: $(top_srcdir)/tools/oshcc.in $(tools_subst_deps)
+	$(AM_V_GEN)$(tools_subst) $(top_srcdir)/tools/oshcc.in $@ $(tools_subst_args) && chmod +x $@
+tools/oshrun: $(top_srcdir)/tools/oshrun.in $(tools_subst_deps)
+	$(AM_V_GEN)$(tools_subst) $(top_srcdir)/tools/oshrun.in $@ $(tools_subst_args) && chmod +x $@
+tools/shoal.pc: $(top_srcdir)/tools/shoal.pc.in $(tools_subst_deps)
+	$(AM_V_GEN)$(tools_subst) $(top_srcdir)/tools/shoal.pc.in $@ $(tools_subst_args)
+tools/ShoalConfig.cmake: $(top_srcdir)/tools/ShoalConfig.cmake.in $(tools_subst_deps)
+	$(AM_V_GEN)$(tools_subst) $(top_srcdir)/tools/ShoalConfig.cmake.in $@ $(tools_subst_args)
+tools/ShoalConfigVersion.cmake: $(top_srcdir)/tools/ShoalConfigVersion.cmake.in $(tools_subst_deps)
+	$(AM_V_GEN)$(tools_subst) $(top_srcdir)/tools/ShoalConfigVersion.cmake.in $@ $(tools_subst_args)

@@ -1,0 +1,41 @@
+#!/bin/sh
+# Fill in an installed tool from its template:
+#   subst.sh TEMPLATE OUTPUT prefix includedir libdir pkgconfigdir cmakedir CC VERSION STATIC_LIBS
+# The pkg-config and CMake files locate the prefix from their own place
+# when the install directories lie under it (relocatable installs).
+set -e
+in=$1 out=$2 prefix=$3 includedir=$4 libdir=$5 pkgconfigdir=$6 cmakedir=$7 cc=$8 version=$9
+shift 9
+static_libs=$*
+
+# DIR relative to BASE when DIR lies under BASE, else nothing.
+under() { case "$2" in "$1") echo . ;; "$1"/*) echo "${2#"$1"/}" ;; esac; }
+updirs() { r=$(under "$1" "$2"); [ -n "$r" ] && echo "$r" | sed 's|[^/][^/]*|..|g'; }
+
+pc_prefix=$prefix cm_rel=$prefix
+if up=$(updirs "$prefix" "$pkgconfigdir") && [ -n "$up" ]; then pc_prefix="\${pcfiledir}/$up"; fi
+pc_libdir=$libdir pc_includedir=$includedir cm_libdir=$libdir cm_includedir=$includedir
+if r=$(under "$prefix" "$libdir") && [ -n "$r" ]; then pc_libdir="\${prefix}/$r"; fi
+if r=$(under "$prefix" "$includedir") && [ -n "$r" ]; then pc_includedir="\${prefix}/$r"; fi
+if up=$(updirs "$prefix" "$cmakedir") && [ -n "$up" ]; then
+  cm_rel=$up
+  r=$(under "$prefix" "$libdir") && [ -n "$r" ] && cm_libdir="\${_shoal_prefix}/$r"
+  r=$(under "$prefix" "$includedir") && [ -n "$r" ] && cm_includedir="\${_shoal_prefix}/$r"
+fi
+
+# '|' cannot appear in these values; escape '&' and '\' for sed.
+esc() { printf '%s' "$1" | sed 's/[&\\]/\\&/g'; }
+sed -e "s|@prefix@|$(esc "$prefix")|g" \
+    -e "s|@includedir@|$(esc "$includedir")|g" \
+    -e "s|@libdir@|$(esc "$libdir")|g" \
+    -e "s|@CC@|$(esc "$cc")|g" \
+    -e "s|@VERSION@|$(esc "$version")|g" \
+    -e "s|@static_libs@|$(esc "$static_libs")|g" \
+    -e "s|@pc_prefix@|$(esc "$pc_prefix")|g" \
+    -e "s|@pc_libdir@|$(esc "$pc_libdir")|g" \
+    -e "s|@pc_includedir@|$(esc "$pc_includedir")|g" \
+    -e "s|@cmake_rel_prefix@|$(esc "$cm_rel")|g" \
+    -e "s|@cmake_libdir@|$(esc "$cm_libdir")|g" \
+    -e "s|@cmake_includedir@|$(esc "$cm_includedir")|g" \
+    "$in" > "$out.tmp"
+mv "$out.tmp" "$out"
