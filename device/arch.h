@@ -49,9 +49,11 @@
  * makes them visible (quiet): a full system fence on a shared-memory node. */
 static inline void shoal_fence_system(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
+/* n == 0 copies nothing, whatever the pointers (a zero-length put may pass
+ * NULL, which memmove must never see). */
 static inline void shoal_copy(void *dst, const void *src, size_t n)
 {
-  if (SHOAL_LIKELY(dst != src)) memmove(dst, src, n);
+  if (SHOAL_LIKELY(dst != src && n != 0)) memmove(dst, src, n);
 }
 
 /* Spin-waits back off and yield: CI runs 4 PEs on 2 cores, and a spinning

@@ -3,52 +3,55 @@
 #include "internal.h"
 #include "../device/amo.h"
 
-static inline struct shoal_ctx *amo_enter(const char *call, shmem_ctx_t ctx, const void *dest,
-                                          size_t bytes, int pe)
+static inline struct shoal_ctx *amo_enter(const char *call, const char *arg, shmem_ctx_t ctx,
+                                          const void *dest, size_t bytes, int pe)
 {
   SHOAL_REQUIRE_INIT(call);
   if (SHOAL_UNLIKELY(ctx == SHMEM_CTX_INVALID))
     shoal_error(call, "argument 'ctx' is SHMEM_CTX_INVALID");
   SHOAL_CHECK_PE(call, pe);
-  SHOAL_CHECK_SYM(call, "dest", dest, bytes);
+  SHOAL_CHECK_SYM(call, arg, dest, bytes);
   return ctx;
 }
-#define ENTER(NAME, CTX, DEST, T) amo_enter(NAME, CTX, DEST, sizeof(T), pe)
+#define ENTER(NAME, CTX, DEST, T) amo_enter(NAME, #DEST, CTX, DEST, sizeof(T), pe)
 
-/* Each operation in its blocking, ctx, and (where fetching) _nbi forms. */
+/* Each operation in its blocking, ctx, and (where fetching) _nbi forms.
+ * One body per operation takes the public name, so an error names the call
+ * the program made (shmem_long_atomic_add, not its ctx form). */
 #define SHOAL_AMO_FORMS(T, N, OP, PARAMS, ARGS, BODY) \
+  static inline T amo_##N##_##OP(const char *call, shmem_ctx_t ctx, T *dest PARAMS, int pe) \
+  { struct shoal_ctx *c = ENTER(call, ctx, dest, T); return BODY; } \
   T shmem_ctx_##N##_atomic_##OP(shmem_ctx_t ctx, T *dest PARAMS, int pe) \
-  { struct shoal_ctx *c = ENTER("shmem_ctx_" #N "_atomic_" #OP, ctx, dest, T); return BODY; } \
+  { return amo_##N##_##OP("shmem_ctx_" #N "_atomic_" #OP, ctx, dest ARGS, pe); } \
   T shmem_##N##_atomic_##OP(T *dest PARAMS, int pe) \
-  { return shmem_ctx_##N##_atomic_##OP(SHMEM_CTX_DEFAULT, dest ARGS, pe); } \
+  { return amo_##N##_##OP("shmem_" #N "_atomic_" #OP, SHMEM_CTX_DEFAULT, dest ARGS, pe); } \
   void shmem_ctx_##N##_atomic_##OP##_nbi(shmem_ctx_t ctx, T *fetch, T *dest PARAMS, int pe) \
-  { *fetch = shmem_ctx_##N##_atomic_##OP(ctx, dest ARGS, pe); } \
+  { *fetch = amo_##N##_##OP("shmem_ctx_" #N "_atomic_" #OP "_nbi", ctx, dest ARGS, pe); } \
   void shmem_##N##_atomic_##OP##_nbi(T *fetch, T *dest PARAMS, int pe) \
-  { *fetch = shmem_ctx_##N##_atomic_##OP(SHMEM_CTX_DEFAULT, dest ARGS, pe); }
+  { *fetch = amo_##N##_##OP("shmem_" #N "_atomic_" #OP "_nbi", SHMEM_CTX_DEFAULT, dest ARGS, pe); }
 
 /* A non-fetching operation. */
 #define SHOAL_AMO_VOID(T, N, OP, PARAMS, ARGS, BODY) \
+  static inline void amo_##N##_##OP(const char *call, shmem_ctx_t ctx, T *dest PARAMS, int pe) \
+  { struct shoal_ctx *c = ENTER(call, ctx, dest, T); (void)(BODY); } \
   void shmem_ctx_##N##_atomic_##OP(shmem_ctx_t ctx, T *dest PARAMS, int pe) \
-  { struct shoal_ctx *c = ENTER("shmem_ctx_" #N "_atomic_" #OP, ctx, dest, T); (void)(BODY); } \
+  { amo_##N##_##OP("shmem_ctx_" #N "_atomic_" #OP, ctx, dest ARGS, pe); } \
   void shmem_##N##_atomic_##OP(T *dest PARAMS, int pe) \
-  { shmem_ctx_##N##_atomic_##OP(SHMEM_CTX_DEFAULT, dest ARGS, pe); }
+  { amo_##N##_##OP("shmem_" #N "_atomic_" #OP, SHMEM_CTX_DEFAULT, dest ARGS, pe); }
 
 #define COMMA ,
 #define SHOAL_AMO_EXT(T, N) \
+  static inline T amo_##N##_fetch(const char *call, shmem_ctx_t ctx, const T *source, int pe) \
+  { struct shoal_ctx *c = ENTER(call, ctx, source, T); return shoal_dev_##N##_fetch(c, source, pe); } \
   T shmem_ctx_##N##_atomic_fetch(shmem_ctx_t ctx, const T *src, int pe) \
-  { struct shoal_ctx *c = ENTER("shmem_ctx_" #N "_atomic_fetch", ctx, src, T); \
-    return shoal_dev_##N##_fetch(c, src, pe); } \
+  { return amo_##N##_fetch("shmem_ctx_" #N "_atomic_fetch", ctx, src, pe); } \
   T shmem_##N##_atomic_fetch(const T *src, int pe) \
-  { return shmem_ctx_##N##_atomic_fetch(SHMEM_CTX_DEFAULT, src, pe); } \
+  { return amo_##N##_fetch("shmem_" #N "_atomic_fetch", SHMEM_CTX_DEFAULT, src, pe); } \
   void shmem_ctx_##N##_atomic_fetch_nbi(shmem_ctx_t ctx, T *fetch, const T *src, int pe) \
-  { *fetch = shmem_ctx_##N##_atomic_fetch(ctx, src, pe); } \
+  { *fetch = amo_##N##_fetch("shmem_ctx_" #N "_atomic_fetch_nbi", ctx, src, pe); } \
   void shmem_##N##_atomic_fetch_nbi(T *fetch, const T *src, int pe) \
-  { *fetch = shmem_ctx_##N##_atomic_fetch(SHMEM_CTX_DEFAULT, src, pe); } \
-  void shmem_ctx_##N##_atomic_set(shmem_ctx_t ctx, T *dest, T value, int pe) \
-  { struct shoal_ctx *c = ENTER("shmem_ctx_" #N "_atomic_set", ctx, dest, T); \
-    shoal_dev_##N##_set(c, dest, value, pe); } \
-  void shmem_##N##_atomic_set(T *dest, T value, int pe) \
-  { shmem_ctx_##N##_atomic_set(SHMEM_CTX_DEFAULT, dest, value, pe); } \
+  { *fetch = amo_##N##_fetch("shmem_" #N "_atomic_fetch_nbi", SHMEM_CTX_DEFAULT, src, pe); } \
+  SHOAL_AMO_VOID(T, N, set, COMMA T value, COMMA value, (shoal_dev_##N##_set(c, dest, value, pe), 0)) \
   SHOAL_AMO_FORMS(T, N, swap, COMMA T value, COMMA value, shoal_dev_##N##_swap(c, dest, value, pe))
 
 #define SHOAL_AMO_STD(T, N) \

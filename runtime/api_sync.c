@@ -36,18 +36,25 @@ static inline void check_ivars(const char *call, const void *ivars, size_t n, si
   if (n) SHOAL_CHECK_SYM(call, "ivars", ivars, n * es);
 }
 
+/* The single-variable forms call their argument ivar. */
+static inline void check_ivar(const char *call, const void *ivar, size_t es)
+{
+  SHOAL_REQUIRE_INIT(call);
+  SHOAL_CHECK_SYM(call, "ivar", ivar, es);
+}
+
 #define SHOAL_SYNC_API(T, N) \
   void shmem_##N##_wait_until(T *ivar, int cmp, T v) { \
-    check_ivars("shmem_" #N "_wait_until", ivar, 1, sizeof(T)); \
+    check_ivar("shmem_" #N "_wait_until", ivar, sizeof(T)); \
     check_cmp("shmem_" #N "_wait_until", cmp); \
     shoal_dev_##N##_wait_until(ivar, cmp, v); \
   } \
   void shmem_##N##_wait(T *ivar, T v) { \
-    check_ivars("shmem_" #N "_wait", ivar, 1, sizeof(T)); \
+    check_ivar("shmem_" #N "_wait", ivar, sizeof(T)); \
     shoal_dev_##N##_wait_until(ivar, SHMEM_CMP_NE, v); \
   } \
   int shmem_##N##_test(T *ivar, int cmp, T v) { \
-    check_ivars("shmem_" #N "_test", ivar, 1, sizeof(T)); \
+    check_ivar("shmem_" #N "_test", ivar, sizeof(T)); \
     check_cmp("shmem_" #N "_test", cmp); \
     shoal_wait_progress(); \
     return shoal_dev_##N##_test(ivar, cmp, v); \
@@ -130,7 +137,8 @@ void shmem_wait_until(long *ivar, int cmp, long v) { shmem_long_wait_until(ivar,
 
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t v)
 {
-  check_ivars("shmem_signal_wait_until", sig_addr, 1, sizeof *sig_addr);
+  SHOAL_REQUIRE_INIT("shmem_signal_wait_until");
+  SHOAL_CHECK_SYM("shmem_signal_wait_until", "sig_addr", sig_addr, sizeof *sig_addr);
   check_cmp("shmem_signal_wait_until", cmp);
   shoal_dev_uint64_wait_until(sig_addr, cmp, v);
   return shoal_load_acquire(sig_addr);

@@ -1,1 +1,14 @@
 # Unit tests: one process, no launcher; they may include runtime internals.
+# The runtime sources they test are compiled straight into them.
+UNIT_CPPFLAGS = $(TEST_CPPFLAGS) -I$(top_srcdir)/runtime
+check_PROGRAMS += tests/unit/test_alloc tests/unit/test_env tests/unit/test_addr
+TESTS += tests/unit/test_alloc tests/unit/test_env tests/unit/test_addr
+tests_unit_test_alloc_SOURCES = tests/unit/test_alloc.c runtime/alloc.c
+tests_unit_test_alloc_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_alloc_LDADD = $(CHECK_LIBS)
+tests_unit_test_env_SOURCES = tests/unit/test_env.c runtime/env.c
+tests_unit_test_env_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_env_LDADD = $(CHECK_LIBS)
+tests_unit_test_addr_SOURCES = tests/unit/test_addr.c
+tests_unit_test_addr_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_addr_LDADD = $(CHECK_LIBS)
