@@ -27,6 +27,10 @@ for f in "$bin/oshcc" "$bin/oshrun" "$bin/shoal-info" "$lib/libshoal.so" "$lib/l
          "$lib/cmake/Shoal/ShoalConfigVersion.cmake" "$tmp$includedir/shmem.h" "$tmp$includedir/shmemx.h"; do
   [ -e "$f" ] || fail "not installed: ${f#"$tmp"}"
 done
+for p in man1/oshcc.1 man1/oshrun.1 man1/shoal-info.1 man3/shmem_put.3 man3/shmem_int_put.3 \
+         man3/shmem_ctx_uint64_atomic_fetch_add_nbi.3 man3/shmem_long_wait_until_any_vector.3; do
+  [ -f "$tmp$mandir/$p" ] || fail "man page not installed: $p"
+done
 
 step "installed shoal-info"
 # Its rpath names the final libdir; the staged copy needs a hint.
