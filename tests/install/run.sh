@@ -36,6 +36,12 @@ step "installed shoal-info"
 # Its rpath names the final libdir; the staged copy needs a hint.
 LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$bin/shoal-info" >"$tmp/info.txt" || fail "shoal-info exited $?"
 grep -q 'SHMEM_SYMMETRIC_SIZE' "$tmp/info.txt" || fail "shoal-info lists no SHMEM_SYMMETRIC_SIZE"
+# README's environment table must list every variable with its default.
+env -i LD_LIBRARY_PATH="$lib" "$bin/shoal-info" --env | awk 'NR > 2 { print $1, $3 }' |
+while read -r name def; do
+  grep -q "^| \`$name\` | \`$def\` |" "$srcdir/README.md" ||
+    fail "README.md's environment table lacks '| \`$name\` | \`$def\` |' (shoal-info --env lists it)"
+done
 
 run2() {   # run2 PROGRAM: 2 PEs through the installed oshrun
   out=$("$bin/oshrun" -np 2 "$1" 2>&1) || { echo "$out"; fail "oshrun -np 2 $1"; }
