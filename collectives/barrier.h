@@ -8,7 +8,7 @@
 #ifndef SHOAL_COLL_BARRIER_H
 #define SHOAL_COLL_BARRIER_H
 
-#include "../teams/team.h"
+#include "coll.h"
 
 /* Counter barrier, when every member's memory is mapped here: each PE adds
  * 1 to the counter on the team's first PE and watches it reach epoch * size.
@@ -40,6 +40,10 @@ SHOAL_FN void shoal_coll_sync_dissemination(shoal_team *t)
 SHOAL_FN void shoal_coll_sync(shoal_team *t)
 {
   if (t->size <= 1) return;
+  if (t->slot < 0) {   /* an active set: no counters of its own, only channels */
+    shoal_coll_all(t);
+    return;
+  }
   if (t->all_mapped) {
     uint64_t epoch = ++t->sync[SHOAL_SYNC_EPOCH];
     uint64_t *root = (uint64_t *)shoal_dev_ptr(&t->sync[SHOAL_SYNC_COUNTER], t->start);

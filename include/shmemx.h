@@ -18,6 +18,42 @@ const char *shmemx_build_config(void);
  * shmem_init. */
 int shmemx_info_env(int i, const char **name, const char **default_value, const char **help);
 
+/* ---- collectives and teams --------------------------------------------- */
+/* 16-bit floating types for reductions: half (_Float16, where the compiler
+ * has it) and bfloat16 (stored as its 16 bits, computed in float). */
+typedef uint16_t shmemx_bfloat16_t;
+#if defined(__FLT16_MAX__) && !defined(__cplusplus)
+#define SHMEMX_HAVE_HALF 1
+typedef _Float16 shmemx_half_t;
+#define SHMEMX_HALF_TYPES(X) X(shmemx_half_t, half)
+#else
+#define SHMEMX_HALF_TYPES(X)
+#endif
+#define SHMEMX_F16_TYPES(X) SHMEMX_HALF_TYPES(X) X(shmemx_bfloat16_t, bfloat16)
+
+/* Reduce-scatter: on team PE i, dest[0 .. nreduce) gets the reduction over
+ * the team of source[i * nreduce .. (i + 1) * nreduce). */
+#define SHMEMX_DECL_RS_OP(T, N, OP) \
+  int shmemx_##N##_##OP##_reduce_scatter(shmem_team_t team, T *dest, const T *source, \
+                                         size_t nreduce);
+#define SHMEMX_DECL_RS_BITWISE(T, N) \
+  SHMEMX_DECL_RS_OP(T, N, and) SHMEMX_DECL_RS_OP(T, N, or) SHMEMX_DECL_RS_OP(T, N, xor)
+#define SHMEMX_DECL_RS_MINMAX(T, N) SHMEMX_DECL_RS_OP(T, N, min) SHMEMX_DECL_RS_OP(T, N, max)
+#define SHMEMX_DECL_RS_ARITH(T, N) SHMEMX_DECL_RS_OP(T, N, sum) SHMEMX_DECL_RS_OP(T, N, prod)
+SHOAL_REDUCE_BITWISE_TYPES(SHMEMX_DECL_RS_BITWISE)
+SHOAL_REDUCE_MINMAX_TYPES(SHMEMX_DECL_RS_MINMAX)
+SHOAL_REDUCE_ARITH_TYPES(SHMEMX_DECL_RS_ARITH)
+
+/* sum, prod, min, max all-reduce (and reduce-scatter) on 16-bit floats:
+ * shmemx_half_sum_reduce, shmemx_bfloat16_max_reduce_scatter, ... */
+#define SHMEMX_DECL_F16(T, N) \
+  int shmemx_##N##_sum_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce); \
+  int shmemx_##N##_prod_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce); \
+  int shmemx_##N##_min_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce); \
+  int shmemx_##N##_max_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce); \
+  SHMEMX_DECL_RS_MINMAX(T, N) SHMEMX_DECL_RS_ARITH(T, N)
+SHMEMX_F16_TYPES(SHMEMX_DECL_F16)
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,7 +6,7 @@
  * share sync words, while disjoint teams made by one split share a slot
  * index harmlessly (their words live on different PEs). */
 #include "../runtime/internal.h"
-#include "team.h"
+#include "team_host.h"
 #include "../collectives/barrier.h"
 
 #include <stdlib.h>
@@ -40,7 +40,9 @@ static void team_setup(shoal_team *t, int start, int stride, int size, int slot)
   t->my_pe = shoal_team_index_of(t, shoal_dstate.my_pe);
   t->slot = slot;
   char *base = shoal_rt.heap_seg.base + (size_t)slot * slot_bytes;
+  t->n_world = shoal_dstate.n_pes;
   t->sync = (uint64_t *)base;
+  t->chan = t->sync + SHOAL_SYNC_FLAGS;
   t->scratch = base + sync_bytes;
   t->scratch_size = slot_bytes - sync_bytes;
   t->all_mapped = 1;
@@ -86,8 +88,43 @@ int shoal_teams_init(void)
   return 0;
 }
 
+/* Deprecated 1.4 active sets (PE_start, logPE_stride, PE_size).  Only the
+ * members call, so they cannot agree on a slot; instead every active set
+ * signals through the second channel bank of the world slot.  Channels are
+ * per pair of PEs and counted, and any two PEs meet in their common active
+ * sets in the same order, so sets sharing the bank never confuse each
+ * other.  They have no scratch: algorithms that need it are not chosen. */
+typedef struct active_set {
+  shoal_team team;
+  int log_stride;
+  struct active_set *next;
+} active_set;
+static active_set *active_sets;
+
+shoal_team *shoal_team_active_set(int start, int log_stride, int size)
+{
+  for (active_set *a = active_sets; a; a = a->next)
+    if (a->team.start == start && a->log_stride == log_stride && a->team.size == size) return &a->team;
+  active_set *a = calloc(1, sizeof *a);
+  if (!a) shoal_error("shmem_barrier", "out of memory for an active set");
+  team_setup(&a->team, start, 1 << log_stride, size, 0);
+  a->team.slot = -1;
+  a->team.chan = team_world.chan + SHOAL_CHAN_WORDS * (size_t)shoal_dstate.n_pes;
+  a->team.scratch = NULL;
+  a->team.scratch_size = 0;
+  a->log_stride = log_stride;
+  a->next = active_sets;
+  active_sets = a;
+  return &a->team;
+}
+
 void shoal_teams_fini(void)
 {
+  while (active_sets) {
+    active_set *a = active_sets;
+    active_sets = a->next;
+    free(a);
+  }
   free(slot_free);
   slot_free = NULL;
   SHMEM_TEAM_WORLD = SHMEM_TEAM_SHARED = SHMEMX_TEAM_NODE = SHMEM_TEAM_INVALID;

@@ -9,24 +9,39 @@
 #include "../device/wait.h"
 #include <shmem.h>
 
-/* Layout of a team's sync words (uint64_t each, symmetric). */
+/* Layout of a slot's sync words (uint64_t each, symmetric; n = world PEs).
+ * Collectives signal through per-pair channels (see SHOAL_CHAN_*): a word
+ * my peer writes, plus my own counts of signals sent and received, indexed
+ * by world PE so one layout serves every team and the active sets. */
 enum {
   SHOAL_SYNC_BARRIER = 0,      /* [0, 63): dissemination round counters */
   SHOAL_SYNC_COUNTER = 63,     /* on the team's first PE: counter-barrier arrivals */
   SHOAL_SYNC_EPOCH = 64,       /* local: counter barriers done on this team */
+  SHOAL_SYNC_COLL_EPOCH = 65,  /* local: collectives started on this team */
   SHOAL_SYNC_DISS_EPOCH = 66,  /* local: dissemination barriers done on this team */
-  SHOAL_SYNC_COLL_EPOCH = 65,  /* local: sequence number of signalled collectives */
-  SHOAL_SYNC_FLAGS = 128,      /* [128, 128 + 2 n_pes): per-peer signals, two banks */
+  SHOAL_SYNC_FLAGS = 128,      /* [128, 128 + 8 n): two channel banks, below */
 };
-#define SHOAL_SYNC_WORDS(n_pes) (SHOAL_SYNC_FLAGS + 2 * (size_t)(n_pes))
+/* A channel bank: 4 n words.  Bank 0 is the team's own; bank 1 (used only
+ * in the world team's slot) carries the deprecated active-set collectives,
+ * whose members never agree on a slot of their own. */
+enum {
+  SHOAL_CHAN_IN = 0,       /* [pe]: signals received from pe (pe writes it) */
+  SHOAL_CHAN_SENT = 1,     /* [pe]: signals I sent to pe (local) */
+  SHOAL_CHAN_SEEN = 2,     /* [pe]: signals from pe I have waited for (local) */
+  SHOAL_CHAN_MAIL = 3,     /* [pe]: a word pe leaves me (collect's counts) */
+  SHOAL_CHAN_WORDS = 4,
+};
+#define SHOAL_SYNC_WORDS(n_pes) (SHOAL_SYNC_FLAGS + 2 * SHOAL_CHAN_WORDS * (size_t)(n_pes))
 
 struct shoal_team {
   int start, stride, size;   /* members are world PEs start + i * stride */
   int my_pe;                 /* my index in the team, -1 if not a member */
-  int slot;                  /* which sync/scratch area of the heap */
+  int slot;                  /* which sync/scratch area of the heap, -1: active set */
   int all_mapped;            /* every member reachable by load/store */
+  int n_world;               /* world PEs: the channel arrays' length */
   uint64_t *sync;            /* this team's sync words (symmetric) */
-  char *scratch;             /* symmetric scratch for collectives */
+  uint64_t *chan;            /* this team's channel bank (symmetric) */
+  char *scratch;             /* symmetric scratch for collectives (NULL: none) */
   size_t scratch_size;
   shmem_team_config_t config;
   struct shoal_team *parent;

@@ -9,4 +9,5 @@ include tests/install/local.mk
 if HAVE_CHECK
 include tests/unit/local.mk
 include tests/pe/local.mk
+include tests/coll/local.mk
 endif

@@ -1,0 +1,25 @@
+/* alltoall: block p of my source goes to block me of PE p's dest, pushed in
+ * the staggered order (me + i) % n after p says its dest is free.
+ * Remotely written: dest. */
+#ifndef SHOAL_COLL_ALLTOALL_H
+#define SHOAL_COLL_ALLTOALL_H
+
+#include "coll.h"
+
+SHOAL_FN void shoal_coll_alltoall(shoal_team *t, void *dest, const void *src, size_t bytes)
+{
+  int n = t->size, me = t->my_pe;
+  char *d = (char *)dest + (size_t)me * bytes;
+  const char *s = (const char *)src;
+  for (int i = 1; i < n; i++) shoal_coll_signal(t, (me + i) % n);   /* ready */
+  shoal_copy(d, s + (size_t)me * bytes, bytes);
+  for (int i = 1; i < n; i++) {
+    int p = (me + i) % n;
+    shoal_coll_wait(t, p);
+    shoal_dev_putmem(SHOAL_DEV_CTX, d, s + (size_t)p * bytes, bytes, shoal_team_world_pe(t, p));
+    shoal_coll_signal(t, p);
+  }
+  for (int i = 1; i < n; i++) shoal_coll_wait(t, (me + i) % n);   /* data */
+}
+
+#endif

@@ -1,0 +1,117 @@
+/* Host entry points of broadcast, fcollect, collect, alltoall and alltoalls:
+ * check the arguments, then run the device algorithm on the calling PE. */
+#include "coll_host.h"
+#include "alltoall.h"
+#include "alltoalls.h"
+#include "broadcast.h"
+#include "collect.h"
+#include "fcollect.h"
+
+static int coll_broadcast(const char *call, shmem_team_t team, void *dest, const void *source,
+                          size_t nelems, size_t es, int root)
+{
+  SHOAL_REQUIRE_INIT(call);
+  if (!coll_team_ok(call, team)) return -1;
+  size_t bytes = coll_bytes(call, "nelems", nelems, es);
+  if (root < 0 || root >= team->size)
+    shoal_error(call, "argument 'PE_root' = %d is out of range: the team has PEs 0..%d", root,
+                team->size - 1);
+  if (bytes == 0) return 0;
+  coll_need_sym(call, "source", source, bytes);   /* members read the root's */
+  coll_no_partial_overlap(call, dest, bytes, source, bytes, true);
+  shoal_coll_broadcast(team, dest, source, bytes, root, 1);
+  return 0;
+}
+
+static int coll_fcollect(const char *call, shmem_team_t team, void *dest, const void *source,
+                         size_t nelems, size_t es)
+{
+  SHOAL_REQUIRE_INIT(call);
+  if (!coll_team_ok(call, team)) return -1;
+  size_t bytes = coll_bytes(call, "nelems", nelems, es);
+  if (bytes == 0) return 0;
+  coll_need_sym(call, "dest", dest, bytes * (size_t)team->size);
+  coll_no_partial_overlap(call, dest, bytes * (size_t)team->size, source, bytes, false);
+  shoal_coll_fcollect(team, dest, source, bytes);
+  return 0;
+}
+
+/* nelems may differ between PEs, so even 0 takes part. */
+static int coll_collect(const char *call, shmem_team_t team, void *dest, const void *source,
+                        size_t nelems, size_t es)
+{
+  SHOAL_REQUIRE_INIT(call);
+  if (!coll_team_ok(call, team)) return -1;
+  size_t bytes = coll_bytes(call, "nelems", nelems, es);
+  coll_need_sym(call, "dest", dest, bytes);
+  coll_no_partial_overlap(call, dest, bytes, source, bytes, false);
+  shoal_coll_collect(team, dest, source, bytes);
+  return 0;
+}
+
+static int coll_alltoall(const char *call, shmem_team_t team, void *dest, const void *source,
+                         size_t nelems, size_t es)
+{
+  SHOAL_REQUIRE_INIT(call);
+  if (!coll_team_ok(call, team)) return -1;
+  size_t bytes = coll_bytes(call, "nelems", nelems, es);
+  if (bytes == 0) return 0;
+  size_t all = bytes * (size_t)team->size;
+  coll_need_sym(call, "dest", dest, all);
+  coll_no_partial_overlap(call, dest, all, source, all, false);
+  shoal_coll_alltoall(team, dest, source, bytes);
+  return 0;
+}
+
+static int coll_alltoalls(const char *call, shmem_team_t team, void *dest, const void *source,
+                          ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t es)
+{
+  SHOAL_REQUIRE_INIT(call);
+  if (!coll_team_ok(call, team)) return -1;
+  if (dst < 1) shoal_error(call, "argument 'dst' = %td must be at least 1", dst);
+  if (sst < 1) shoal_error(call, "argument 'sst' = %td must be at least 1", sst);
+  size_t total = coll_bytes(call, "nelems", nelems, (size_t)team->size);
+  if (total == 0) return 0;
+  size_t dspan = coll_bytes(call, "dst", (total - 1), (size_t)dst) + 1;
+  size_t sspan = coll_bytes(call, "sst", (total - 1), (size_t)sst) + 1;
+  coll_need_sym(call, "dest", dest, coll_bytes(call, "dst", dspan, es));
+  coll_no_partial_overlap(call, dest, dspan * es, source, sspan * es, false);
+  shoal_coll_alltoalls(team, dest, source, dst, sst, nelems, es);
+  return 0;
+}
+
+int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root)
+{
+  return coll_broadcast("shmem_broadcastmem", team, dest, source, nelems, 1, PE_root);
+}
+int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
+{
+  return coll_fcollect("shmem_fcollectmem", team, dest, source, nelems, 1);
+}
+int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
+{
+  return coll_collect("shmem_collectmem", team, dest, source, nelems, 1);
+}
+int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems)
+{
+  return coll_alltoall("shmem_alltoallmem", team, dest, source, nelems, 1);
+}
+int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,
+                       ptrdiff_t sst, size_t nelems)
+{
+  return coll_alltoalls("shmem_alltoallsmem", team, dest, source, dst, sst, nelems, 1);
+}
+
+#define SHOAL_COLL_API(T, N) \
+  int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root) \
+  { return coll_broadcast("shmem_" #N "_broadcast", team, dest, source, nelems, sizeof(T), PE_root); } \
+  int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems) \
+  { return coll_fcollect("shmem_" #N "_fcollect", team, dest, source, nelems, sizeof(T)); } \
+  int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems) \
+  { return coll_collect("shmem_" #N "_collect", team, dest, source, nelems, sizeof(T)); } \
+  int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems) \
+  { return coll_alltoall("shmem_" #N "_alltoall", team, dest, source, nelems, sizeof(T)); } \
+  int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst, \
+                            ptrdiff_t sst, size_t nelems) \
+  { return coll_alltoalls("shmem_" #N "_alltoalls", team, dest, source, dst, sst, nelems, sizeof(T)); }
+SHOAL_RMA_TYPES(SHOAL_COLL_API)

@@ -1,0 +1,73 @@
+/* Host entry points of the reductions: shmem_TYPE_OP_reduce (all-reduce),
+ * shmemx_TYPE_OP_reduce_scatter, and the 16-bit float extensions. */
+#include "coll_api.h"
+#include "reduce_scatter.h"
+
+static int allreduce_forced(void)
+{
+  const char *a = shoal_rt.env.allreduce;
+  if (!a) return SHOAL_ALLREDUCE_AUTO;
+  if (!strcmp(a, "oneshot")) return SHOAL_ALLREDUCE_ONESHOT;
+  if (!strcmp(a, "twoshot")) return SHOAL_ALLREDUCE_TWOSHOT;
+  if (!strcmp(a, "ring")) return SHOAL_ALLREDUCE_RING;
+  return SHOAL_ALLREDUCE_AUTO;
+}
+
+int shoal_reduce_call(const char *call, shoal_team *team, void *dest, const void *source,
+                      size_t count, int type, int op)
+{
+  SHOAL_REQUIRE_INIT(call);
+  if (!coll_team_ok(call, team)) return -1;
+  size_t es = shoal_reduce_size(type);
+  size_t bytes = coll_bytes(call, "nreduce", count, es);
+  if (bytes == 0) return 0;
+  coll_no_partial_overlap(call, dest, bytes, source, bytes, true);
+  int algo = shoal_allreduce_pick(team, allreduce_forced(), count, es, dest == source);
+  /* What each algorithm touches on other PEs (Iris #526). */
+  if (algo != SHOAL_ALLREDUCE_RING) coll_need_sym(call, "source", source, bytes);
+  if (algo != SHOAL_ALLREDUCE_ONESHOT) coll_need_sym(call, "dest", dest, bytes);
+  shoal_coll_allreduce(team, algo, type, op, dest, source, count);
+  return 0;
+}
+
+static int reduce_scatter_call(const char *call, shoal_team *team, void *dest, const void *source,
+                               size_t count, int type, int op)
+{
+  SHOAL_REQUIRE_INIT(call);
+  if (!coll_team_ok(call, team)) return -1;
+  size_t es = shoal_reduce_size(type);
+  size_t bytes = coll_bytes(call, "nreduce", count, es);
+  if (bytes == 0) return 0;
+  size_t all = coll_bytes(call, "nreduce", count, es * (size_t)team->size);
+  coll_need_sym(call, "source", source, all);
+  coll_no_partial_overlap(call, dest, bytes, source, all, false);
+  shoal_coll_reduce_scatter(team, type, op, dest, source, count);
+  return 0;
+}
+
+#define SHOAL_REDUCE_API_PFX(PFX, T, N, OP) \
+  int PFX##_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce) \
+  { \
+    return shoal_reduce_call(#PFX "_" #N "_" #OP "_reduce", team, dest, source, nreduce, \
+                             SHOAL_RT_##N, SHOAL_OP_##OP); \
+  } \
+  int shmemx_##N##_##OP##_reduce_scatter(shmem_team_t team, T *dest, const T *source, \
+                                         size_t nreduce) \
+  { \
+    return reduce_scatter_call("shmemx_" #N "_" #OP "_reduce_scatter", team, dest, source, \
+                               nreduce, SHOAL_RT_##N, SHOAL_OP_##OP); \
+  }
+#define SHOAL_REDUCE_API_OP(T, N, OP) SHOAL_REDUCE_API_PFX(shmem, T, N, OP)
+#define SHOAL_REDUCE_API_BITWISE(T, N) \
+  SHOAL_REDUCE_API_OP(T, N, and) SHOAL_REDUCE_API_OP(T, N, or) SHOAL_REDUCE_API_OP(T, N, xor)
+#define SHOAL_REDUCE_API_MINMAX(T, N) SHOAL_REDUCE_API_OP(T, N, min) SHOAL_REDUCE_API_OP(T, N, max)
+#define SHOAL_REDUCE_API_ARITH(T, N) SHOAL_REDUCE_API_OP(T, N, sum) SHOAL_REDUCE_API_OP(T, N, prod)
+SHOAL_REDUCE_BITWISE_TYPES(SHOAL_REDUCE_API_BITWISE)
+SHOAL_REDUCE_MINMAX_TYPES(SHOAL_REDUCE_API_MINMAX)
+SHOAL_REDUCE_ARITH_TYPES(SHOAL_REDUCE_API_ARITH)
+
+/* 16-bit floats (shmemx.h): sum, prod, min, max. */
+#define SHOAL_REDUCE_API_F16(T, N) \
+  SHOAL_REDUCE_API_PFX(shmemx, T, N, sum) SHOAL_REDUCE_API_PFX(shmemx, T, N, prod) \
+  SHOAL_REDUCE_API_PFX(shmemx, T, N, min) SHOAL_REDUCE_API_PFX(shmemx, T, N, max)
+SHMEMX_F16_TYPES(SHOAL_REDUCE_API_F16)

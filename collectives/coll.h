@@ -1,0 +1,63 @@
+/* What every collective algorithm shares: per-pair signal channels.
+ *
+ * A channel from PE a to PE b is one word on b that only a writes: the
+ * number of signals a has sent to b.  a counts what it sent and b what it
+ * has waited for, so a wait is "the word reached my count + 1".  Counts only
+ * grow: nothing is ever reset between calls (a captured GPU graph replays
+ * the same code, Iris #531), and a PE that runs ahead into the next
+ * collective cannot be mistaken for this one.  Every signal is matched by
+ * exactly one wait, and PEs meet in the same order on every pair, because
+ * members call a team's collectives in the same order. */
+#ifndef SHOAL_COLL_COLL_H
+#define SHOAL_COLL_COLL_H
+
+#include "../teams/team.h"
+
+SHOAL_FN uint64_t *shoal_chan(const shoal_team *t, int kind)
+{
+  return t->chan + (size_t)kind * (size_t)t->n_world;
+}
+
+/* Orders my earlier stores and puts before whatever I write next. */
+SHOAL_FN void shoal_coll_fence(void)
+{
+  shoal_fence_system();
+  shoal_remote_fence(SHOAL_DEV_CTX);
+}
+
+/* Tell team PE `to` that everything I wrote to it so far has landed. */
+SHOAL_FN void shoal_coll_signal(shoal_team *t, int to)
+{
+  int pe = shoal_team_world_pe(t, to);
+  uint64_t v = ++shoal_chan(t, SHOAL_CHAN_SENT)[pe];
+  shoal_coll_fence();
+  shoal_dev_uint64_set(SHOAL_DEV_CTX, &shoal_chan(t, SHOAL_CHAN_IN)[shoal_team_world_pe(t, t->my_pe)],
+                       v, pe);
+}
+
+/* Wait for the next signal from team PE `from`. */
+SHOAL_FN void shoal_coll_wait(shoal_team *t, int from)
+{
+  int pe = shoal_team_world_pe(t, from);
+  uint64_t v = ++shoal_chan(t, SHOAL_CHAN_SEEN)[pe];
+  shoal_dev_uint64_wait_until(&shoal_chan(t, SHOAL_CHAN_IN)[pe], SHMEM_CMP_GE, v);
+}
+
+/* Every member has reached this point, and what each wrote before is
+ * visible to all.  Small teams signal everyone at once (one latency);
+ * larger ones use log2(n) dissemination rounds over the same channels. */
+SHOAL_FN void shoal_coll_all(shoal_team *t)
+{
+  int n = t->size;
+  if (n <= 8) {
+    for (int i = 1; i < n; i++) shoal_coll_signal(t, (t->my_pe + i) % n);
+    for (int i = 1; i < n; i++) shoal_coll_wait(t, (t->my_pe + i) % n);
+    return;
+  }
+  for (int d = 1; d < n; d <<= 1) {
+    shoal_coll_signal(t, (t->my_pe + d) % n);
+    shoal_coll_wait(t, (t->my_pe + n - d) % n);
+  }
+}
+
+#endif

@@ -1,0 +1,45 @@
+/* Checks shared by the host entry points of the collectives. */
+#ifndef SHOAL_COLL_HOST_H
+#define SHOAL_COLL_HOST_H
+
+#include "../teams/team_host.h"
+
+/* false: team is SHMEM_TEAM_INVALID (warned; the call does nothing).  A
+ * PE that is not a member ends the job. */
+static inline bool coll_team_ok(const char *call, shmem_team_t team)
+{
+  if (team == SHMEM_TEAM_INVALID) {
+    shoal_warn("%s: argument 'team' is SHMEM_TEAM_INVALID", call);
+    return false;
+  }
+  if (team->my_pe < 0)
+    shoal_error(call, "this PE (%d) is not a member of argument 'team'", shoal_dstate.my_pe);
+  return true;
+}
+
+/* A buffer other PEs access must be symmetric (Iris #526). */
+static inline void coll_need_sym(const char *call, const char *arg, const void *addr, size_t bytes)
+{
+  if (bytes && !shoal_is_symmetric_range(addr, bytes)) shoal_bad_sym(call, arg, addr, bytes);
+}
+
+/* dest and source are the same buffer or do not overlap at all. */
+static inline void coll_no_partial_overlap(const char *call, const void *dest, size_t dbytes,
+                                           const void *src, size_t sbytes, bool same_ok)
+{
+  uintptr_t d = (uintptr_t)dest, s = (uintptr_t)src;
+  if (!dbytes || !sbytes) return;
+  if (same_ok && d == s) return;
+  if (d < s + sbytes && s < d + dbytes)
+    shoal_error(call, "arguments 'dest' (%p, %zu bytes) and 'source' (%p, %zu bytes) overlap%s",
+                dest, dbytes, src, sbytes, same_ok ? " (only the exact same buffer is allowed)" : "");
+}
+
+/* n elements of es bytes, without overflow. */
+static inline size_t coll_bytes(const char *call, const char *arg, size_t n, size_t es)
+{
+  if (n > (SIZE_MAX >> 4) / es) shoal_bad_count(call, arg, n);
+  return n * es;
+}
+
+#endif

@@ -1,0 +1,28 @@
+/* fcollect (all-gather of equal blocks): every member pushes its block to
+ * every member's dest, in the staggered order (me + i) % n so that all PEs
+ * do not write to the same peer at once (Iris Gluon all-gather).
+ *
+ * A member first tells everyone its dest is free (it has entered the call),
+ * then pushes each block after that peer's "ready" and signals it; it
+ * returns when every block has landed.  Remotely written: dest. */
+#ifndef SHOAL_COLL_FCOLLECT_H
+#define SHOAL_COLL_FCOLLECT_H
+
+#include "coll.h"
+
+SHOAL_FN void shoal_coll_fcollect(shoal_team *t, void *dest, const void *src, size_t bytes)
+{
+  int n = t->size, me = t->my_pe;
+  char *mine = (char *)dest + (size_t)me * bytes;
+  for (int i = 1; i < n; i++) shoal_coll_signal(t, (me + i) % n);   /* ready */
+  shoal_copy(mine, src, bytes);
+  for (int i = 1; i < n; i++) {
+    int p = (me + i) % n;
+    shoal_coll_wait(t, p);   /* p's dest is free */
+    shoal_dev_putmem(SHOAL_DEV_CTX, mine, src, bytes, shoal_team_world_pe(t, p));
+    shoal_coll_signal(t, p);
+  }
+  for (int i = 1; i < n; i++) shoal_coll_wait(t, (me + i) % n);   /* data */
+}
+
+#endif

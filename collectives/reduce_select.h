@@ -1,0 +1,52 @@
+/* All-reduce: pick an algorithm by message size and team size, or the one
+ * SHOAL_ALLREDUCE forces, and run it.
+ *
+ * One-shot reads (n - 1) whole vectors per PE but has one round of
+ * latency: it wins for small messages.  Two-shot moves 2 (n - 1) / n of the
+ * vector per PE in two rounds: medium and large messages on small teams.
+ * Ring moves the same volume in 2 (n - 1) neighbour rounds: large teams,
+ * where one-shot and two-shot put n - 1 peers on every link at once. */
+#ifndef SHOAL_COLL_REDUCE_SELECT_H
+#define SHOAL_COLL_REDUCE_SELECT_H
+
+#include "reduce_oneshot.h"
+#include "reduce_ring.h"
+#include "reduce_twoshot.h"
+
+typedef enum shoal_allreduce_algo {
+  SHOAL_ALLREDUCE_AUTO, SHOAL_ALLREDUCE_ONESHOT, SHOAL_ALLREDUCE_TWOSHOT, SHOAL_ALLREDUCE_RING,
+} shoal_allreduce_algo;
+
+#define SHOAL_ONESHOT_MAX_BYTES 16384   /* per PE; beyond this two-shot wins at 4 PEs */
+#define SHOAL_RING_MIN_PES 9
+
+/* The algorithm that will run (never AUTO), given what the team can do:
+ * one-shot in place and ring need scratch; teams without scratch (the
+ * deprecated active sets) fall back to two-shot. */
+SHOAL_FN int shoal_allreduce_pick(const shoal_team *t, int forced, size_t count, size_t es,
+                                  int in_place)
+{
+  size_t bytes = count * es;
+  int a = forced;
+  if (a == SHOAL_ALLREDUCE_AUTO) {
+    if (t->size <= 2 || bytes <= SHOAL_ONESHOT_MAX_BYTES) a = SHOAL_ALLREDUCE_ONESHOT;
+    else if (t->size < SHOAL_RING_MIN_PES) a = SHOAL_ALLREDUCE_TWOSHOT;
+    else a = SHOAL_ALLREDUCE_RING;
+  }
+  if (a == SHOAL_ALLREDUCE_ONESHOT && in_place && t->scratch_size < es) a = SHOAL_ALLREDUCE_TWOSHOT;
+  if (a == SHOAL_ALLREDUCE_RING && t->size > 1 && shoal_ring_slot_elems(t, es) == 0)
+    a = SHOAL_ALLREDUCE_TWOSHOT;
+  return a;
+}
+
+SHOAL_FN void shoal_coll_allreduce(shoal_team *t, int algo, int type, int op, void *dest,
+                                   const void *src, size_t count)
+{
+  switch (algo) {
+  case SHOAL_ALLREDUCE_ONESHOT: shoal_coll_reduce_oneshot(t, type, op, dest, src, count); break;
+  case SHOAL_ALLREDUCE_RING: shoal_coll_reduce_ring(t, type, op, dest, src, count); break;
+  default: shoal_coll_reduce_twoshot(t, type, op, dest, src, count); break;
+  }
+}
+
+#endif

@@ -1,0 +1,22 @@
+# Collectives and teams, run at 1, 2, 3 and 4 PEs (odd counts matter for
+# ring and two-shot).  Reductions run once per all-reduce algorithm.
+COLL_TEST_ENV = SHOAL_TEST_NPS="1 2 3 4"
+check_PROGRAMS += tests/coll/test_coll
+tests_coll_test_coll_SOURCES = tests/coll/test_coll.c tests/coll/coll_test.h
+tests_coll_test_coll_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_coll_test_coll_LDADD = $(TEST_LDADD)
+TESTS += tests/coll/coll.sh
+EXTRA_DIST += tests/coll/coll.sh
+check_PROGRAMS += tests/coll/test_reduce
+tests_coll_test_reduce_SOURCES = tests/coll/test_reduce.c tests/coll/coll_test.h
+tests_coll_test_reduce_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_coll_test_reduce_LDADD = $(TEST_LDADD)
+TESTS += tests/coll/reduce_auto.sh tests/coll/reduce_oneshot.sh tests/coll/reduce_twoshot.sh \
+  tests/coll/reduce_ring.sh
+EXTRA_DIST += tests/coll/reduce_auto.sh tests/coll/reduce_oneshot.sh tests/coll/reduce_twoshot.sh \
+  tests/coll/reduce_ring.sh
+check_PROGRAMS += tests/coll/death_nonsym
+tests_coll_death_nonsym_SOURCES = tests/coll/death_nonsym.c
+tests_coll_death_nonsym_LDADD = libshoal.la
+TESTS += tests/coll/death.sh
+EXTRA_DIST += tests/coll/death.sh

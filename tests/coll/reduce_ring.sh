@@ -1,0 +1,5 @@
+#!/bin/sh
+# The reduction tests at 1, 2, 3 and 4 PEs with SHOAL_ALLREDUCE=ring.
+srcdir=$(dirname "$0")
+export SHOAL_ALLREDUCE=ring
+SHOAL_TEST_NPS=${SHOAL_TEST_NPS_COLL:-1 2 3 4} exec "$srcdir/../run-pe.sh" ./tests/coll/test_reduce "$@"
