@@ -19,6 +19,9 @@ typedef struct shoal_dev_state {
   char *data_base;
   size_t data_size;
   char **peer_data;
+  /* Set by a transport whose atomics are not atomic with CPU atomics on
+   * the same memory: then every AMO, mapped peers' too, goes through it. */
+  int amo_remote;
 } shoal_dev_state;
 
 #if SHOAL_TARGET_CPU
@@ -61,6 +64,14 @@ SHOAL_FN void *shoal_dev_ptr(const void *addr, int pe)
     return base ? base + off : NULL;
   }
   return NULL;
+}
+
+/* Where an AMO on addr at pe may use hardware atomics on a mapping; NULL
+ * sends it through the remote transport. */
+SHOAL_FN void *shoal_dev_amo_ptr(const void *addr, int pe)
+{
+  if (SHOAL_UNLIKELY(SHOAL_STATE->amo_remote)) return NULL;
+  return shoal_dev_ptr(addr, pe);
 }
 
 #endif

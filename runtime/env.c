@@ -17,9 +17,19 @@ const shoal_env_var shoal_env_vars[] = {
     {"SHOAL_MAX_TEAMS", "64", "teams that may exist at once (world and shared included)"},
     {"SHOAL_TEAM_SCRATCH", "256K", "symmetric scratch bytes per team for collectives"},
     {"SHOAL_ALLREDUCE", "auto", "all-reduce algorithm: auto, oneshot, twoshot, ring"},
-    {"SHOAL_TRANSPORT", "auto", "auto: libfabric only for unmapped peers; ofi: force libfabric"},
+    {"SHOAL_TRANSPORT", "auto",
+     "auto: libfabric only for PEs on other nodes; ofi: libfabric for every other PE"},
     {"SHOAL_SYMMETRIC_DATA", "1", "make global/static variables symmetric (CPU target)"},
-    {"FI_PROVIDER", "(best)", "libfabric provider for the remote transport"},
+    {"FI_PROVIDER", "(best)",
+     "libfabric provider for the remote transport, e.g. shm or \"tcp;ofi_rxm\" (unset: the "
+     "first with RDM, RMA and atomics)"},
+    {"SHOAL_OFI_TIMEOUT", "120",
+     "seconds a libfabric operation may wait for completion before the job ends with an error"},
+    {"SHOAL_OFI_AMO", "auto",
+     "auto: provider atomics where valid, compare-swap loop otherwise; cas: emulate all (testing)"},
+    {"SHOAL_OFI_AMO_ALL", "auto",
+     "1: every AMO, on mapped PEs too, goes through libfabric (auto: when the provider's "
+     "atomics are not CPU atomics)"},
     {NULL, NULL, NULL},
 };
 

@@ -10,4 +10,5 @@ if HAVE_CHECK
 include tests/unit/local.mk
 include tests/pe/local.mk
 include tests/coll/local.mk
+include tests/ofi/local.mk
 endif
