@@ -2,3 +2,4 @@
 # area has its own local.mk and adds its run target to 'bench'.
 .PHONY: bench
 include bench/p2p/local.mk
+include bench/ofi/local.mk
