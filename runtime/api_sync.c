@@ -133,7 +133,8 @@ static inline void check_ivar(const char *call, const void *ivar, size_t es)
 SHOAL_SYNC_TYPES(SHOAL_SYNC_API)
 
 void shmem_wait(long *ivar, long v) { shmem_long_wait(ivar, v); }
-void shmem_wait_until(long *ivar, int cmp, long v) { shmem_long_wait_until(ivar, cmp, v); }
+/* Parenthesized: <shoal/generic.h> makes shmem_wait_until a macro. */
+void (shmem_wait_until)(long *ivar, int cmp, long v) { shmem_long_wait_until(ivar, cmp, v); }
 
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t v)
 {

@@ -1,6 +1,8 @@
 # Multi-PE tests of the point-to-point API, run at 1, 2 and 4 PEs by
 # tests/run-pe.sh; scripts (*.sh) run once and launch their own jobs.
-PE_TESTS = tests/pe/test_rma
+PE_TESTS = tests/pe/test_rma tests/pe/test_amo tests/pe/test_wait tests/pe/test_lock \
+	tests/pe/test_ctx tests/pe/test_heap tests/pe/test_setup \
+	tests/pe/test_generic
 check_PROGRAMS += $(PE_TESTS) tests/pe/bad_input tests/pe/lifecycle
 TESTS += $(PE_TESTS) tests/pe/bad_input.sh tests/pe/lifecycle.sh
 EXTRA_DIST += tests/pe/bad_input.sh tests/pe/lifecycle.sh
@@ -11,3 +13,26 @@ tests_pe_bad_input_SOURCES = tests/pe/bad_input.c
 tests_pe_bad_input_LDADD = libshoal.la
 tests_pe_lifecycle_SOURCES = tests/pe/lifecycle.c
 tests_pe_lifecycle_LDADD = libshoal.la
+tests_pe_test_amo_SOURCES = tests/pe/test_amo.c
+tests_pe_test_amo_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_pe_test_amo_LDADD = $(TEST_LDADD)
+tests_pe_test_wait_SOURCES = tests/pe/test_wait.c
+tests_pe_test_wait_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_pe_test_wait_LDADD = $(TEST_LDADD)
+tests_pe_test_lock_SOURCES = tests/pe/test_lock.c
+tests_pe_test_lock_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_pe_test_lock_LDADD = $(TEST_LDADD)
+tests_pe_test_ctx_SOURCES = tests/pe/test_ctx.c
+tests_pe_test_ctx_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_pe_test_ctx_LDADD = $(TEST_LDADD)
+tests_pe_test_heap_SOURCES = tests/pe/test_heap.c
+tests_pe_test_heap_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_pe_test_heap_LDADD = $(TEST_LDADD)
+tests_pe_test_setup_SOURCES = tests/pe/test_setup.c
+tests_pe_test_setup_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_pe_test_setup_LDADD = $(TEST_LDADD)
+# Compiled as C11 so that <shmem.h> brings in the _Generic names.
+tests_pe_test_generic_SOURCES = tests/pe/test_generic.c
+tests_pe_test_generic_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_pe_test_generic_CFLAGS = $(AM_CFLAGS) -std=c11
+tests_pe_test_generic_LDADD = $(TEST_LDADD)
