@@ -25,6 +25,9 @@ const shoal_env_var shoal_env_vars[] = {
      "first with RDM, RMA and atomics)"},
     {"SHOAL_OFI_TIMEOUT", "120",
      "seconds a libfabric operation may wait for completion before the job ends with an error"},
+    {"SHOAL_OFI_PROGRESS_US", "1000",
+     "with a manual-progress provider, a thread drives progress this often (microseconds; 0: "
+     "no thread, only calls into the library do)"},
     {"SHOAL_OFI_AMO", "auto",
      "auto: provider atomics where valid, compare-swap loop otherwise; cas: emulate all (testing)"},
     {"SHOAL_OFI_AMO_ALL", "auto",

@@ -57,6 +57,9 @@ typedef struct ofi_state {
   size_t bounce_size;
   double timeout_s;                 /* SHOAL_OFI_TIMEOUT */
   pthread_mutex_t lock;             /* taken when threads may share the transport */
+  pthread_t progress_thread;        /* drives manual progress while the PE computes */
+  bool progress_thread_on;
+  int progress_stop;
   unsigned char amo_method[6][12];  /* [shoal_dtype][shoal_amo_op] */
   int cas_width;                    /* 4 or 8: widest native compare-swap, 0 if none */
   bool cas32, cas64;

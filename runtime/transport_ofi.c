@@ -42,7 +42,10 @@ static double now_s(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static bool threaded(void) { return shoal_rt.thread_level == SHMEM_THREAD_MULTIPLE; }
+static bool threaded(void)
+{
+  return S.progress_thread_on || shoal_rt.thread_level == SHMEM_THREAD_MULTIPLE;
+}
 void shoal_ofi_lock(void) { if (threaded()) pthread_mutex_lock(&S.lock); }
 void shoal_ofi_unlock(void) { if (threaded()) pthread_mutex_unlock(&S.lock); }
 
@@ -216,6 +219,44 @@ static void ofi_progress(void)
   }
 }
 
+/* With manual progress, a peer's operation on my memory advances only
+ * while I call into the library.  A PE that computes, or spins on its own
+ * memory with plain loads, would stall its peers until it does; this thread
+ * drives progress every SHOAL_OFI_PROGRESS_US microseconds meanwhile. */
+static void *progress_main(void *arg)
+{
+  long us = (long)(intptr_t)arg;
+  struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+  while (!__atomic_load_n(&S.progress_stop, __ATOMIC_ACQUIRE)) {
+    nanosleep(&ts, NULL);
+    if (pthread_mutex_trylock(&S.lock) != 0) continue;   /* the PE is in the library */
+    drive("shmem progress thread");
+    pthread_mutex_unlock(&S.lock);
+  }
+  return NULL;
+}
+
+static void start_progress_thread(void)
+{
+  const char *v = getenv("SHOAL_OFI_PROGRESS_US");
+  long us = v && *v ? strtol(v, NULL, 10) : 1000;
+  if (!S.manual_progress || us <= 0) return;
+  S.progress_stop = 0;
+  if (pthread_create(&S.progress_thread, NULL, progress_main, (void *)(intptr_t)us) == 0)
+    S.progress_thread_on = true;
+  else
+    shoal_warn("libfabric: no progress thread (pthread_create failed): a PE that does not call "
+               "the library stalls its peers' operations on its memory");
+}
+
+static void stop_progress_thread(void)
+{
+  if (!S.progress_thread_on) return;
+  __atomic_store_n(&S.progress_stop, 1, __ATOMIC_RELEASE);
+  pthread_join(S.progress_thread, NULL);
+  S.progress_thread_on = false;
+}
+
 /* Contexts share the endpoint and its counter: quiet on any context waits
  * for the operations of all, which is more than the spec asks, never less. */
 static void *ofi_ctx_create(long options)
@@ -314,6 +355,15 @@ static int open_fabric(ofi_card *card, char *why, size_t len)
       (rc = fi_ep_bind(S.ep, &S.cq->fid, FI_TRANSMIT | FI_RECV | FI_SELECTIVE_COMPLETION)) ||
       (rc = fi_ep_bind(S.ep, &S.cntr->fid, FI_READ | FI_WRITE)))
     return open_fail(why, len, "fi_ep_bind", rc);
+  /* shm names its region after the pid: a killed job leaves it behind in
+   * /dev/shm and a later process with the same pid fails with EBUSY.  A
+   * name per job and rank cannot collide. */
+  if (!strcmp(fi->fabric_attr->prov_name, "shm")) {
+    char name[OFI_NAME_MAX];
+    snprintf(name, sizeof name, "shoal-%.180s-%d", shoal_rt.boot.job_id, shoal_dstate.my_pe);
+    if ((rc = fi_setname(&S.ep->fid, name, strlen(name) + 1)))
+      return open_fail(why, len, "fi_setname", rc);
+  }
   if ((rc = fi_enable(S.ep))) return open_fail(why, len, "fi_enable", rc);
 
   card->name_len = OFI_NAME_MAX;
@@ -419,6 +469,7 @@ static int ofi_init(const bool *is_remote)
     shoal_warn("SHOAL_OFI_AMO_ALL=\"%s\" is not auto, 0 or 1; using auto", route);
   if (!strcasecmp(route, "auto")) all = !cpu_coherent_atomics(prov_name());
   shoal_dstate.amo_remote = all;
+  start_progress_thread();
   shoal_debug("libfabric: provider %s, mr_mode %#llx, %s progress, inject %zu, AMOs on %s",
               prov_name(), (unsigned long long)S.mr_mode, S.manual_progress ? "manual" : "auto",
               S.inject_size, all ? "every PE through the fabric" : "unmapped PEs only");
@@ -443,16 +494,21 @@ static void leave_together(void)
   done = 0;
   if (PMIx_Fence_nb(NULL, 0, NULL, 0, fence_done, &done) != PMIX_SUCCESS) return;
   ofi_wait w = shoal_ofi_wait_start();
-  while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE)) shoal_ofi_wait_step(&w, "shmem_finalize", "the other PEs");
+  while (!__atomic_load_n(&done, __ATOMIC_ACQUIRE))
+    shoal_ofi_wait_step(&w, "shmem_finalize", "the other PEs");
 #endif
 }
 
 static void ofi_fini(void)
 {
   if (S.ep) {
+    shoal_ofi_lock();
     shoal_ofi_wait_all("shmem_finalize");
+    shoal_ofi_unlock();
+    stop_progress_thread();   /* leave_together drives progress itself */
     leave_together();
   }
+  stop_progress_thread();
   for (int r = 0; r < OFI_N_REGIONS; r++)
     if (S.mr[r]) fi_close(&S.mr[r]->fid);
   if (S.scratch_mr) fi_close(&S.scratch_mr->fid);
