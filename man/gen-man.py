@@ -351,7 +351,7 @@ fam(name="shmem_fence", summary="order puts, AMOs and signals to each PE",
          "is delivered to its target PE before any such operation issued after it to the same PE.  "
          "It does not wait for completion (see "
          ".BR shmem_quiet (3)).  "
-         "On mapped peers Shoal issues a release fence.",
+         "On mapped peers Shoal issues a full memory fence.",
     args=[("ctx", "The context to order; shmem_fence orders SHMEM_CTX_DEFAULT.")],
     aliases=[r"shmem_ctx_fence"], see=["shmem_quiet", "shmem_put"])
 fam(name="shmem_quiet", summary="wait for completion of all outstanding remote operations",
