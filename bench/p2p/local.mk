@@ -7,5 +7,7 @@ EXTRA_DIST += bench/p2p/run.sh bench/RESULTS.md
 
 .PHONY: bench-p2p
 bench: bench-p2p
-bench-p2p: bench/p2p/bench_p2p tools/oshrun
+bench-p2p: bench/p2p/bench_p2p bench/p2p/shm_floor tools/oshrun
 	$(SHELL) $(top_srcdir)/bench/p2p/run.sh
+noinst_PROGRAMS += bench/p2p/shm_floor
+bench_p2p_shm_floor_SOURCES = bench/p2p/shm_floor.c

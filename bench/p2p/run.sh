@@ -35,6 +35,8 @@ else
 fi
 
 rm -f "$out"/shoal.*.csv "$out"/oshmem.*.csv
+floor=
+if [ -x bench/p2p/shm_floor ]; then floor=$(bench/p2p/shm_floor); echo "== $floor"; fi
 i=1
 while [ "$i" -le "$runs" ]; do
   echo "== run $i of $runs: Shoal (tools/oshrun -np 2 bench/p2p/bench_p2p)"
@@ -82,4 +84,5 @@ awk -F, 'FNR == 1 { next }
     }
   }' OUT="$out/compare.csv" "$out/shoal.csv" "$out/oshmem.csv"
 echo
+[ -n "$floor" ] && echo "$floor" && echo "  (compare with pingpong_put: the same exchange without a library)"
 echo "CSV: $out/shoal.csv $out/oshmem.csv $out/compare.csv"
