@@ -3,3 +3,4 @@
 .PHONY: bench
 include bench/p2p/local.mk
 include bench/ofi/local.mk
+include bench/coll/local.mk

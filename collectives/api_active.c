@@ -7,7 +7,7 @@
 #include "alltoall.h"
 #include "alltoalls.h"
 #include "barrier.h"
-#include "broadcast.h"
+#include "broadcast_push.h"
 #include "collect.h"
 #include "fcollect.h"
 
@@ -48,7 +48,7 @@ static void broadcast_as(const char *call, void *dest, const void *source, size_
   if (bytes == 0) return;
   coll_need_sym(call, "source", source, bytes);
   coll_no_partial_overlap(call, dest, bytes, source, bytes, false);
-  shoal_coll_broadcast(t, dest, source, bytes, root, 0);   /* 1.4: root's dest untouched */
+  shoal_coll_broadcast_pick(t, dest, source, bytes, root, 0);   /* 1.4: root's dest untouched */
 }
 
 static void fcollect_as(const char *call, void *dest, const void *source, size_t nelems, size_t es,

@@ -3,7 +3,7 @@
 #include "coll_host.h"
 #include "alltoall.h"
 #include "alltoalls.h"
-#include "broadcast.h"
+#include "broadcast_push.h"
 #include "collect.h"
 #include "fcollect.h"
 
@@ -17,9 +17,11 @@ static int coll_broadcast(const char *call, shmem_team_t team, void *dest, const
     shoal_error(call, "argument 'PE_root' = %d is out of range: the team has PEs 0..%d", root,
                 team->size - 1);
   if (bytes == 0) return 0;
-  coll_need_sym(call, "source", source, bytes);   /* members read the root's */
+  /* the pull form reads the root's source; check it always, so a program
+   * does not pass or fail by message size */
+  coll_need_sym(call, "source", source, bytes);
   coll_no_partial_overlap(call, dest, bytes, source, bytes, true);
-  shoal_coll_broadcast(team, dest, source, bytes, root, 1);
+  shoal_coll_broadcast_pick(team, dest, source, bytes, root, 1);
   return 0;
 }
 

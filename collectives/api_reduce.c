@@ -23,9 +23,11 @@ int shoal_reduce_call(const char *call, shoal_team *team, void *dest, const void
   if (bytes == 0) return 0;
   coll_no_partial_overlap(call, dest, bytes, source, bytes, true);
   int algo = shoal_allreduce_pick(team, allreduce_forced(), count, es, dest == source);
-  /* What each algorithm touches on other PEs (Iris #526). */
-  if (algo != SHOAL_ALLREDUCE_RING) coll_need_sym(call, "source", source, bytes);
-  if (algo != SHOAL_ALLREDUCE_ONESHOT) coll_need_sym(call, "dest", dest, bytes);
+  /* Depending on size, an algorithm reads the source or writes the dest of
+   * other PEs (Iris #526): require both always, so that a program does not
+   * pass or fail by message size. */
+  coll_need_sym(call, "source", source, bytes);
+  coll_need_sym(call, "dest", dest, bytes);
   shoal_coll_allreduce(team, algo, type, op, dest, source, count);
   return 0;
 }

@@ -43,6 +43,40 @@ SHOAL_FN void shoal_coll_wait(shoal_team *t, int from)
   shoal_dev_uint64_wait_until(&shoal_chan(t, SHOAL_CHAN_IN)[pe], SHMEM_CMP_GE, v);
 }
 
+/* The pushbox: the upper half of a team's scratch, one slot per member,
+ * written only by one-shot pushes.  Its flow control is a separate credit
+ * channel: a receiver gives a credit to each sender once it has consumed
+ * that sender's slot, so a sender waits for credits left over from the
+ * previous use instead of a fresh handshake.  Everything else that uses
+ * scratch stays in the lower half (shoal_coll_scratch_size). */
+SHOAL_FN size_t shoal_coll_scratch_size(const shoal_team *t) { return (t->scratch_size / 2) & ~(size_t)15; }
+SHOAL_FN size_t shoal_pushbox_slot_bytes(const shoal_team *t)
+{
+  return ((t->scratch_size - shoal_coll_scratch_size(t)) / (size_t)t->size) & ~(size_t)15;
+}
+SHOAL_FN char *shoal_pushbox_slot(const shoal_team *t, int team_pe)
+{
+  return t->scratch + shoal_coll_scratch_size(t) + (size_t)team_pe * shoal_pushbox_slot_bytes(t);
+}
+
+/* Wait until team PE `from` has consumed every earlier push I made to it. */
+SHOAL_FN void shoal_coll_credit_wait(shoal_team *t, int from)
+{
+  int pe = shoal_team_world_pe(t, from);
+  uint64_t used = shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[pe]++;
+  shoal_dev_uint64_wait_until(&shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[pe], SHMEM_CMP_GE, used);
+}
+
+/* Tell team PE `to` I have consumed its latest push. */
+SHOAL_FN void shoal_coll_credit_give(shoal_team *t, int to)
+{
+  int pe = shoal_team_world_pe(t, to);
+  uint64_t v = ++shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[pe];
+  shoal_coll_fence();
+  shoal_dev_uint64_set(SHOAL_DEV_CTX,
+                       &shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[shoal_team_world_pe(t, t->my_pe)], v, pe);
+}
+
 /* Every member has reached this point, and what each wrote before is
  * visible to all.  Small teams signal everyone at once (one latency);
  * larger ones use log2(n) dissemination rounds over the same channels. */

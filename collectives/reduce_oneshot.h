@@ -21,7 +21,7 @@ SHOAL_FN void shoal_coll_reduce_oneshot(shoal_team *t, int type, int op, void *d
     shoal_coll_all(t);
     return;
   }
-  size_t per = t->scratch_size / es;   /* > 0: reduce_select checks */
+  size_t per = shoal_coll_scratch_size(t) / es;   /* > 0: reduce_select checks */
   for (size_t i = 0; i < count; i += per) {
     size_t c = count - i < per ? count - i : per;
     shoal_coll_all(t);

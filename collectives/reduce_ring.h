@@ -24,7 +24,7 @@
 SHOAL_FN size_t shoal_ring_slot_elems(const shoal_team *t, size_t es)
 {
   if (t->size < 2) return 0;
-  size_t slot = (t->scratch_size / (size_t)(t->size - 1)) & ~(size_t)15;
+  size_t slot = (shoal_coll_scratch_size(t) / (size_t)(t->size - 1)) & ~(size_t)15;
   return slot / es;
 }
 

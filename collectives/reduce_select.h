@@ -1,8 +1,10 @@
 /* All-reduce: pick an algorithm by message size and team size, or the one
  * SHOAL_ALLREDUCE forces, and run it.
  *
- * One-shot reads (n - 1) whole vectors per PE but has one round of
- * latency: it wins for small messages.  Two-shot moves 2 (n - 1) / n of the
+ * One-shot moves (n - 1) whole vectors per PE: it wins for small messages.
+ * Its push form (peers' vectors land in my pushbox) has one round of
+ * latency and is used wherever the team has scratch; the pull form (I read
+ * peers' sources, two synchronizations) serves teams without scratch.  Two-shot moves 2 (n - 1) / n of the
  * vector per PE in two rounds: medium and large messages on small teams.
  * Ring moves the same volume in 2 (n - 1) neighbour rounds: large teams,
  * where one-shot and two-shot put n - 1 peers on every link at once. */
@@ -10,11 +12,13 @@
 #define SHOAL_COLL_REDUCE_SELECT_H
 
 #include "reduce_oneshot.h"
+#include "reduce_push.h"
 #include "reduce_ring.h"
 #include "reduce_twoshot.h"
 
 typedef enum shoal_allreduce_algo {
   SHOAL_ALLREDUCE_AUTO, SHOAL_ALLREDUCE_ONESHOT, SHOAL_ALLREDUCE_TWOSHOT, SHOAL_ALLREDUCE_RING,
+  SHOAL_ALLREDUCE_PUSH,   /* one-shot through the pushbox (SHOAL_ALLREDUCE=oneshot picks it) */
 } shoal_allreduce_algo;
 
 #define SHOAL_ONESHOT_MAX_BYTES 16384   /* per PE; beyond this two-shot wins at 4 PEs */
@@ -33,7 +37,9 @@ SHOAL_FN int shoal_allreduce_pick(const shoal_team *t, int forced, size_t count,
     else if (t->size < SHOAL_RING_MIN_PES) a = SHOAL_ALLREDUCE_TWOSHOT;
     else a = SHOAL_ALLREDUCE_RING;
   }
-  if (a == SHOAL_ALLREDUCE_ONESHOT && in_place && t->scratch_size < es) a = SHOAL_ALLREDUCE_TWOSHOT;
+  if (a == SHOAL_ALLREDUCE_ONESHOT && shoal_pushbox_slot_bytes(t) >= es) a = SHOAL_ALLREDUCE_PUSH;
+  if (a == SHOAL_ALLREDUCE_ONESHOT && in_place && shoal_coll_scratch_size(t) < es)
+    a = SHOAL_ALLREDUCE_TWOSHOT;
   if (a == SHOAL_ALLREDUCE_RING && t->size > 1 && shoal_ring_slot_elems(t, es) == 0)
     a = SHOAL_ALLREDUCE_TWOSHOT;
   return a;
@@ -43,6 +49,7 @@ SHOAL_FN void shoal_coll_allreduce(shoal_team *t, int algo, int type, int op, vo
                                    const void *src, size_t count)
 {
   switch (algo) {
+  case SHOAL_ALLREDUCE_PUSH: shoal_coll_reduce_push(t, type, op, dest, src, count); break;
   case SHOAL_ALLREDUCE_ONESHOT: shoal_coll_reduce_oneshot(t, type, op, dest, src, count); break;
   case SHOAL_ALLREDUCE_RING: shoal_coll_reduce_ring(t, type, op, dest, src, count); break;
   default: shoal_coll_reduce_twoshot(t, type, op, dest, src, count); break;

@@ -181,7 +181,7 @@ static int agree_on_slot(shoal_team *parent)
 {
   size_t words = ((size_t)n_slots + 63) / 64;
   size_t bytes = words * sizeof(uint64_t);
-  if ((size_t)parent->size * bytes > parent->scratch_size)
+  if ((size_t)parent->size * bytes > shoal_coll_scratch_size(parent))
     shoal_error("shmem_team_split_strided",
                 "the parent team's scratch (%zu bytes) cannot hold %d slot masks: raise "
                 "SHOAL_TEAM_SCRATCH or lower SHOAL_MAX_TEAMS", parent->scratch_size, parent->size);

@@ -21,7 +21,7 @@ enum {
   SHOAL_SYNC_DISS_EPOCH = 66,  /* local: dissemination barriers done on this team */
   SHOAL_SYNC_FLAGS = 128,      /* [128, 128 + 8 n): two channel banks, below */
 };
-/* A channel bank: 4 n words.  Bank 0 is the team's own; bank 1 (used only
+/* A channel bank: 7 n words.  Bank 0 is the team's own; bank 1 (used only
  * in the world team's slot) carries the deprecated active-set collectives,
  * whose members never agree on a slot of their own. */
 enum {
@@ -29,7 +29,10 @@ enum {
   SHOAL_CHAN_SENT = 1,     /* [pe]: signals I sent to pe (local) */
   SHOAL_CHAN_SEEN = 2,     /* [pe]: signals from pe I have waited for (local) */
   SHOAL_CHAN_MAIL = 3,     /* [pe]: a word pe leaves me (collect's counts) */
-  SHOAL_CHAN_WORDS = 4,
+  SHOAL_CHAN_CREDIT_IN = 4,    /* [pe]: pushbox credits from pe (pe writes it) */
+  SHOAL_CHAN_CREDIT_SENT = 5,  /* [pe]: credits I gave pe (local) */
+  SHOAL_CHAN_CREDIT_SEEN = 6,  /* [pe]: credits from pe I have used (local) */
+  SHOAL_CHAN_WORDS = 7,
 };
 #define SHOAL_SYNC_WORDS(n_pes) (SHOAL_SYNC_FLAGS + 2 * SHOAL_CHAN_WORDS * (size_t)(n_pes))
 

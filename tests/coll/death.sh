@@ -16,6 +16,7 @@ check() {   # check CASE NP EXPECTED-TEXT
   fi
 }
 check reduce 2 "error: shmem_int_sum_reduce: argument 'source'"
+check reduce_dest 3 "error: shmem_int_max_reduce: argument 'dest'"
 check fcollect 2 "error: shmem_int_fcollect: argument 'dest'"
 check broadcast 1 "error: shmem_int_broadcast: argument 'source'"
 check alltoall 2 "error: shmem_int_alltoall: argument 'dest'"

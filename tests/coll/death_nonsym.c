@@ -14,6 +14,7 @@ int main(int argc, char **argv)
   int *priv = malloc(sizeof(int) * 256);
   for (int i = 0; i < 64; i++) sym_src[i] = priv[i] = i;
   if (!strcmp(which, "reduce")) shmem_int_sum_reduce(SHMEM_TEAM_WORLD, sym_dst, priv, 64);
+  else if (!strcmp(which, "reduce_dest")) shmem_int_max_reduce(SHMEM_TEAM_WORLD, priv, sym_src, 64);
   else if (!strcmp(which, "fcollect")) shmem_int_fcollect(SHMEM_TEAM_WORLD, priv, sym_src, 64);
   else if (!strcmp(which, "broadcast")) shmem_int_broadcast(SHMEM_TEAM_WORLD, sym_dst, priv, 64, 0);
   else if (!strcmp(which, "alltoall")) shmem_int_alltoall(SHMEM_TEAM_WORLD, priv, sym_src, 8);

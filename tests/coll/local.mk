@@ -32,3 +32,5 @@ tests_coll_test_active_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_coll_test_active_LDADD = $(TEST_LDADD)
 TESTS += tests/coll/active.sh
 EXTRA_DIST += tests/coll/active.sh
+TESTS += tests/coll/man.sh
+EXTRA_DIST += tests/coll/man.sh

@@ -1,0 +1,42 @@
+/* Broadcast for small messages: the root pushes its data into its slot of
+ * every member's pushbox and signals; each member copies it out and gives
+ * the root a credit.  The root waits only for the credits of the previous
+ * push (normally long arrived): it never waits a round trip, and members
+ * wait one one-way latency.  Remotely written: the team's scratch only.
+ * shoal_coll_broadcast_pick chooses between this and the pull broadcast. */
+#ifndef SHOAL_COLL_BROADCAST_PUSH_H
+#define SHOAL_COLL_BROADCAST_PUSH_H
+
+#include "broadcast.h"
+
+SHOAL_FN void shoal_coll_broadcast_push(shoal_team *t, void *dest, const void *src, size_t bytes,
+                                        int root, int update_root)
+{
+  int n = t->size, me = t->my_pe;
+  char *slot = shoal_pushbox_slot(t, root);
+  if (me == root) {
+    for (int i = 1; i < n; i++) {
+      int p = (me + i) % n;
+      shoal_coll_credit_wait(t, p);
+      shoal_dev_putmem(SHOAL_DEV_CTX, slot, src, bytes, shoal_team_world_pe(t, p));
+      shoal_coll_signal(t, p);
+    }
+    if (update_root) shoal_copy(dest, src, bytes);
+    return;
+  }
+  shoal_coll_wait(t, root);
+  shoal_copy(dest, slot, bytes);
+  shoal_coll_credit_give(t, root);
+}
+
+/* Push when the message fits a pushbox slot, else every member pulls. */
+SHOAL_FN void shoal_coll_broadcast_pick(shoal_team *t, void *dest, const void *src, size_t bytes,
+                                        int root, int update_root)
+{
+  if (t->scratch && bytes <= shoal_pushbox_slot_bytes(t))
+    shoal_coll_broadcast_push(t, dest, src, bytes, root, update_root);
+  else
+    shoal_coll_broadcast(t, dest, src, bytes, root, update_root);
+}
+
+#endif
