@@ -128,13 +128,21 @@ void shoal_alloc_destroy(shoal_allocator *a)
 
 size_t shoal_alloc(shoal_allocator *a, size_t size, size_t align)
 {
+  return shoal_alloc_phase(a, size, align, 0);
+}
+
+size_t shoal_alloc_phase(shoal_allocator *a, size_t size, size_t align, size_t phase)
+{
   if (size == 0 || size > a->size) return SIZE_MAX;
   if (align < GRAIN) align = GRAIN;
   if (align & (align - 1)) return SIZE_MAX;
+  phase &= align - 1;
+  if (phase & (GRAIN - 1)) return SIZE_MAX;   /* blocks start on grains */
   size = (size + GRAIN - 1) & ~(GRAIN - 1);
   for (block *b = a->head; b; b = b->next) {
     if (!b->free) continue;
-    size_t start = (b->off + align - 1) & ~(align - 1);
+    /* the first start >= b->off with (start + phase) % align == 0 */
+    size_t start = ((b->off + phase + align - 1) & ~(align - 1)) - phase;
     size_t pad = start - b->off;
     if (b->size < pad || b->size - pad < size) continue;
     if (pad) {   /* leave the padding as a free block in front */

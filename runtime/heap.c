@@ -6,10 +6,14 @@
  * requires, so no PE touches a peer's block before the peer has it. */
 #include "internal.h"
 #include "../collectives/barrier.h"
+#include "../device/amo.h"
 
 #include <string.h>
+#include <unistd.h>
 
 static void heap_barrier(void) { shoal_coll_barrier(SHMEM_TEAM_WORLD); }
+
+#define GRAIN_OF_HEAP 16   /* the allocator's grain */
 
 static void *heap_alloc(const char *call, size_t size, size_t align)
 {
@@ -70,13 +74,51 @@ void *shmem_calloc(size_t count, size_t size)
   return p;
 }
 
+/* The allocator aligns offsets; an address is aligned when the offset is
+ * aligned relative to the heap base's own phase (user_heap % alignment).
+ * Up to the page size every PE's phase is 0.  Beyond it, the mappings'
+ * addresses decide, and the offset is symmetric only if every PE has the
+ * same phase: agree on it (OR and AND of the phases on PE 0 match exactly
+ * when all are equal), else fail on every PE alike.  Collective, as
+ * shmem_align is. */
+static bool heap_common_phase(size_t alignment, size_t *phase)
+{
+  *phase = (size_t)((uintptr_t)shoal_rt.user_heap & (alignment - 1));
+  if (alignment <= (size_t)sysconf(_SC_PAGESIZE) || shoal_dstate.n_pes == 1) return true;
+  size_t off = shoal_alloc(shoal_rt.alloc, 2 * sizeof(uint64_t), GRAIN_OF_HEAP);
+  if (off == SIZE_MAX) return false;   /* same on every PE */
+  uint64_t *acc = (uint64_t *)(shoal_rt.user_heap + off);
+  acc[0] = 0;             /* OR of the phases (PE 0's copy is used) */
+  acc[1] = ~(uint64_t)0;  /* AND of the phases */
+  heap_barrier();
+  (void)shoal_dev_uint64_fetch_or(SHOAL_DEV_CTX, &acc[0], (uint64_t)*phase, 0);
+  (void)shoal_dev_uint64_fetch_and(SHOAL_DEV_CTX, &acc[1], (uint64_t)*phase, 0);
+  heap_barrier();
+  bool same = shoal_dev_uint64_fetch(SHOAL_DEV_CTX, &acc[0], 0) ==
+              shoal_dev_uint64_fetch(SHOAL_DEV_CTX, &acc[1], 0);
+  shoal_alloc_free(shoal_rt.alloc, off);   /* PE 0's copy is not written again */
+  if (!same)
+    shoal_debug("shmem_align(%zu): the PEs' heaps are not mapped at the same offset from a "
+                "%zu-byte boundary, so no symmetric block can be aligned to it", alignment,
+                alignment);
+  return same;
+}
+
 void *shmem_align(size_t alignment, size_t size)
 {
   SHOAL_REQUIRE_INIT("shmem_align");
   void *p = NULL;
   if (alignment == 0 || (alignment & (alignment - 1)))
     shoal_error("shmem_align", "argument 'alignment' = %zu is not a power of two", alignment);
-  p = heap_alloc("shmem_align", size, alignment);
+  size_t phase;
+  if (size != 0 && heap_common_phase(alignment, &phase)) {
+    size_t off = shoal_alloc_phase(shoal_rt.alloc, size, alignment, phase);
+    if (off != SIZE_MAX) p = shoal_rt.user_heap + off;
+    else shoal_debug("shmem_align(%zu, %zu): symmetric heap exhausted: %zu of %zu bytes free, "
+                     "largest free block %zu bytes; raise SHMEM_SYMMETRIC_SIZE", alignment, size,
+                     shoal_alloc_free_bytes(shoal_rt.alloc), shoal_rt.user_size,
+                     shoal_alloc_largest_free(shoal_rt.alloc));
+  }
   heap_barrier();
   return p;
 }

@@ -97,6 +97,9 @@ SHOAL_HIDDEN shoal_allocator *shoal_alloc_create(size_t size);
 SHOAL_HIDDEN void shoal_alloc_destroy(shoal_allocator *a);
 /* Returns the offset, or SIZE_MAX when no free block fits. */
 SHOAL_HIDDEN size_t shoal_alloc(shoal_allocator *a, size_t size, size_t align);
+/* The same, but (offset + phase) % align == 0: aligns addresses in a heap
+ * whose base is phase bytes past an align boundary. */
+SHOAL_HIDDEN size_t shoal_alloc_phase(shoal_allocator *a, size_t size, size_t align, size_t phase);
 /* Returns 0, or -1 if off is not the start of a live block. */
 SHOAL_HIDDEN int shoal_alloc_free(shoal_allocator *a, size_t off);
 /* Size of the live block at off, or 0 if none. */

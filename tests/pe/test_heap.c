@@ -76,6 +76,25 @@ START_TEST(test_align)
     shmem_free(pad);
   }
   ck_assert_ptr_null(shmem_align(4096, HEAP_SIZE + 1));
+  /* Beyond the page size, alignment depends on where each PE's heap is
+   * mapped: the block is aligned on every PE, or NULL on every PE. */
+  size_t big[] = {8192, 65536, 1 << 20};
+  static int got[3];
+  for (int k = 0; k < 3; k++) {
+    void *pad = shmem_malloc(48);
+    void *q = shmem_align(big[k], 1000);
+    if (q) {
+      ck_assert_msg((uintptr_t)q % big[k] == 0, "shmem_align(%zu) gave %p", big[k], q);
+      shmem_int_atomic_inc(&got[k], 0);
+    }
+    shmem_barrier_all();
+    int all = shmem_int_atomic_fetch(&got[k], 0);
+    ck_assert_msg(all == 0 || all == shmem_n_pes(), "shmem_align(%zu): %d of %d PEs got a block",
+                  big[k], all, shmem_n_pes());
+    if (all) check_remote_use(q, 1000, 40 + (unsigned)k);
+    shmem_free(q);
+    shmem_free(pad);
+  }
   void *p = shmemalign(256, 10);   /* deprecated name */
   ck_assert_uint_eq((uintptr_t)p % 256, 0);
   shfree(p);

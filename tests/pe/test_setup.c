@@ -50,8 +50,15 @@ START_TEST(test_accessible)
 }
 END_TEST
 
-/* shmem_ptr gives a load/store address for every PE on this node; stores
- * through it are seen by the owner. */
+/* Is world PE pe on my node (in SHMEM_TEAM_SHARED)? */
+static int on_my_node(int pe)
+{
+  return shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe, SHMEM_TEAM_SHARED) >= 0;
+}
+
+/* shmem_ptr gives a load/store address for exactly the PEs of this node
+ * (all of them, unless SHOAL_PES_PER_NODE splits the job); stores through
+ * it are seen by the owner, loads see the owner's data. */
 START_TEST(test_shmem_ptr)
 {
   int me = shmem_my_pe(), np = shmem_n_pes(), right = (me + 1) % np, left = (me + np - 1) % np;
@@ -62,20 +69,23 @@ START_TEST(test_shmem_ptr)
   ck_assert_ptr_null(shmem_ptr(&local, me));
   ck_assert_ptr_null(shmem_ptr(heap, np));
   ck_assert_ptr_null(shmem_ptr(heap, -1));
+  for (int p = 0; p < np; p++) {
+    ck_assert_int_eq(shmem_ptr(heap, p) != NULL, on_my_node(p));
+    ck_assert_int_eq(shmem_ptr(&global_ints[3], p) != NULL, on_my_node(p));
+  }
   long *r = shmem_ptr(heap, right);
-  ck_assert_ptr_nonnull(r);
-  shmem_barrier_all();
-  r[1] = 1000 + me;                                        /* a plain store */
   int *g = shmem_ptr(&global_ints[7], right);
-  ck_assert_ptr_nonnull(g);
-  *g = 2000 + me;
   shmem_barrier_all();
-  ck_assert_int_eq(heap[1], 1000 + left);
-  ck_assert_int_eq(global_ints[7], 2000 + left);
-  /* and loads see the owner's data */
+  if (r) r[1] = 1000 + me;   /* plain stores */
+  if (g) *g = 2000 + me;
+  shmem_barrier_all();
+  if (on_my_node(left)) {
+    ck_assert_int_eq(heap[1], 1000 + left);
+    ck_assert_int_eq(global_ints[7], 2000 + left);
+  }
   heap[2] = 3000 + me;
   shmem_barrier_all();
-  ck_assert_int_eq(((long *)shmem_ptr(heap, right))[2], 3000 + right);
+  if (r) ck_assert_int_eq(r[2], 3000 + right);
   shmem_barrier_all();
   shmem_free(heap);
 }

@@ -41,6 +41,26 @@ START_TEST(test_basic_alignment)
 }
 END_TEST
 
+/* With a phase, (offset + phase) is aligned: addresses in a heap whose
+ * base sits phase bytes past an alignment boundary. */
+START_TEST(test_alloc_phase)
+{
+  shoal_allocator *a = shoal_alloc_create(1 << 20);
+  size_t phases[] = {0, 4096, 8192, 61440};
+  for (size_t k = 0; k < 4; k++) {
+    size_t pad = shoal_alloc(a, 16 * (k + 1), GRAIN);
+    size_t off = shoal_alloc_phase(a, 100, 65536, phases[k]);
+    ck_assert_uint_ne(off, SIZE_MAX);
+    ck_assert_uint_eq((off + phases[k]) % 65536, 0);
+    ck_assert_uint_eq(shoal_alloc_phase(a, 100, 65536, 8), SIZE_MAX);   /* not on a grain */
+    ck_assert_int_eq(shoal_alloc_free(a, off), 0);
+    ck_assert_int_eq(shoal_alloc_free(a, pad), 0);
+  }
+  ck_assert_uint_eq(shoal_alloc_largest_free(a), 1 << 20);
+  shoal_alloc_destroy(a);
+}
+END_TEST
+
 START_TEST(test_free_coalesces)
 {
   size_t size = 64 * 1024;
@@ -254,6 +274,7 @@ static Suite *alloc_suite(void)
   TCase *tc = tcase_create("alloc");
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_basic_alignment);
+  tcase_add_test(tc, test_alloc_phase);
   tcase_add_test(tc, test_free_coalesces);
   tcase_add_test(tc, test_resize);
   tcase_add_test(tc, test_exhaust_then_reuse);
