@@ -17,13 +17,15 @@ struct shoal_ctx shoal_ctx_default;
 shmem_ctx_t SHMEM_CTX_DEFAULT SHOAL_API = &shoal_ctx_default;
 unsigned shoal_spin_limit = 32;
 
-/* More PEs on this node than cores we may run on: waiters yield at once. */
-static void tune_waiting(int local_pes)
+/* More PEs on this node than cores they may run on together (the union of
+ * their affinity masks: a launcher that binds each PE to its own core does
+ * not oversubscribe): waiters yield at once. */
+static void tune_waiting(int local_pes, const cpu_set_t *node_cpus)
 {
-  cpu_set_t set;
-  int cores = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+  int cores = CPU_COUNT(node_cpus);
   long online = sysconf(_SC_NPROCESSORS_ONLN);
   if (online > 0 && online < cores) cores = (int)online;
+  if (cores < 1) cores = 1;
   shoal_spin_limit = local_pes > cores ? 0 : 32;
 }
 
@@ -33,6 +35,7 @@ typedef struct peer_card {
   int has_data;       /* data segment shared */
   size_t heap_size;
   size_t data_size;
+  cpu_set_t cpus;     /* where this PE may run */
 } peer_card;
 
 static void seg_name(char *out, size_t len, const char *kind, int pe)
@@ -66,7 +69,6 @@ static int runtime_init(void)
   shoal_dstate.my_pe = b->rank;
   shoal_dstate.n_pes = b->size;
   int n = b->size;
-  tune_waiting(b->local_size);
 
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
   shoal_rt.internal_size =
@@ -76,7 +78,8 @@ static int runtime_init(void)
   size_t heap_total = shoal_rt.internal_size + shoal_rt.user_size;
 
   char name[320];
-  peer_card mine = {0, 0, heap_total, 0};
+  peer_card mine = {0, 0, heap_total, 0, {{0}}};
+  if (sched_getaffinity(0, sizeof mine.cpus, &mine.cpus) != 0) CPU_SET(0, &mine.cpus);
   seg_name(name, sizeof name, "heap", b->rank);
   mine.ok = shoal_segment_create(&shoal_rt.heap_seg, name, heap_total) == 0;
   char *data_base = NULL;
@@ -108,6 +111,11 @@ static int runtime_init(void)
     }
     if (!cards[i].has_data || cards[i].data_size != data_size) all_data = false;
   }
+  cpu_set_t node_cpus;
+  CPU_ZERO(&node_cpus);
+  for (int i = 0; i < n; i++)
+    if (b->node_of[i] == b->node_id) CPU_OR(&node_cpus, &node_cpus, &cards[i].cpus);
+  tune_waiting(b->local_size, &node_cpus);
   free(cards);
 
   /* Map every peer on my node, unless the transport is forced for all. */

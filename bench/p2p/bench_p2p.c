@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#define TRIALS 5
+#define TRIALS 20
 #define WINDOW 64            /* puts in flight per bandwidth step */
 #define MAX_BYTES_DEFAULT (4u << 20)
 
@@ -31,7 +31,7 @@ typedef void (*loop_fn)(int kind, size_t bytes, long n);
 /* Best time per iteration (us) over TRIALS loops, each about TARGET_US long:
  * the iteration count is calibrated first, so fast and slow libraries are
  * both measured over loops long enough for the clock. */
-#define TARGET_US 10000.0
+#define TARGET_US 2000.0
 static double best_time(loop_fn fn, int kind, size_t bytes)
 {
   long n = 1;
@@ -165,7 +165,7 @@ int main(int argc, char **argv)
   /* Ping-pong: PE 0 puts a flag with shmem_long_p, PE 1 waits for it and
    * answers; half the round trip is the one-way latency of a small put. */
   {
-    long it = 20000;
+    long it = 2000;
     double best = 1e30;
     for (int t = 0; t < TRIALS; t++) {
       shmem_barrier_all();
@@ -204,7 +204,7 @@ int main(int argc, char **argv)
 
   /* Barrier latency: every PE. */
   {
-    long it = 20000;
+    long it = 2000;
     double best = 1e30;
     for (int t = 0; t < TRIALS; t++) {
       shmem_barrier_all();

@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ROUNDS 200000
-#define TRIALS 5
+#define ROUNDS 20000
+#define TRIALS 50
 
 static double now_us(void)
 {
