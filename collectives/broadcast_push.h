@@ -33,7 +33,7 @@ SHOAL_FN void shoal_coll_broadcast_push(shoal_team *t, void *dest, const void *s
 SHOAL_FN void shoal_coll_broadcast_pick(shoal_team *t, void *dest, const void *src, size_t bytes,
                                         int root, int update_root)
 {
-  if (t->scratch && bytes <= shoal_pushbox_slot_bytes(t))
+  if (bytes <= shoal_pushbox_slot_bytes(t))
     shoal_coll_broadcast_push(t, dest, src, bytes, root, update_root);
   else
     shoal_coll_broadcast(t, dest, src, bytes, root, update_root);

@@ -43,20 +43,19 @@ SHOAL_FN void shoal_coll_wait(shoal_team *t, int from)
   shoal_dev_uint64_wait_until(&shoal_chan(t, SHOAL_CHAN_IN)[pe], SHMEM_CMP_GE, v);
 }
 
-/* The pushbox: the upper half of a team's scratch, one slot per member,
- * written only by one-shot pushes.  Its flow control is a separate credit
- * channel: a receiver gives a credit to each sender once it has consumed
- * that sender's slot, so a sender waits for credits left over from the
- * previous use instead of a fresh handshake.  Everything else that uses
- * scratch stays in the lower half (shoal_coll_scratch_size). */
+/* The pushbox: slots that only one-shot pushes write, one per sender (the
+ * upper half of a team's scratch; for the active sets, a slot per world PE
+ * beside the team slots).  Its flow control is a separate credit channel: a
+ * receiver gives a credit to each sender once it has consumed that
+ * sender's slot, so a sender waits for credits left over from the previous
+ * use instead of a fresh handshake.  Everything else that uses scratch
+ * stays in the lower half (shoal_coll_scratch_size). */
 SHOAL_FN size_t shoal_coll_scratch_size(const shoal_team *t) { return (t->scratch_size / 2) & ~(size_t)15; }
-SHOAL_FN size_t shoal_pushbox_slot_bytes(const shoal_team *t)
-{
-  return ((t->scratch_size - shoal_coll_scratch_size(t)) / (size_t)t->size) & ~(size_t)15;
-}
+SHOAL_FN size_t shoal_pushbox_slot_bytes(const shoal_team *t) { return t->pushbox_slot; }
 SHOAL_FN char *shoal_pushbox_slot(const shoal_team *t, int team_pe)
 {
-  return t->scratch + shoal_coll_scratch_size(t) + (size_t)team_pe * shoal_pushbox_slot_bytes(t);
+  size_t i = (size_t)(t->pushbox_by_world ? shoal_team_world_pe(t, team_pe) : team_pe);
+  return t->pushbox + i * t->pushbox_slot;
 }
 
 /* Wait until team PE `from` has consumed every earlier push I made to it. */

@@ -3,8 +3,8 @@
  *
  * One-shot moves (n - 1) whole vectors per PE: it wins for small messages.
  * Its push form (peers' vectors land in my pushbox) has one round of
- * latency and is used wherever the team has scratch; the pull form (I read
- * peers' sources, two synchronizations) serves teams without scratch.  Two-shot moves 2 (n - 1) / n of the
+ * latency: auto picks it.  The pull form (I read every peer's source; two
+ * synchronizations) is what SHOAL_ALLREDUCE=oneshot forces.  Two-shot moves 2 (n - 1) / n of the
  * vector per PE in two rounds: medium and large messages on small teams.
  * Ring moves the same volume in 2 (n - 1) neighbour rounds: large teams,
  * where one-shot and two-shot put n - 1 peers on every link at once. */
@@ -18,7 +18,7 @@
 
 typedef enum shoal_allreduce_algo {
   SHOAL_ALLREDUCE_AUTO, SHOAL_ALLREDUCE_ONESHOT, SHOAL_ALLREDUCE_TWOSHOT, SHOAL_ALLREDUCE_RING,
-  SHOAL_ALLREDUCE_PUSH,   /* one-shot through the pushbox (SHOAL_ALLREDUCE=oneshot picks it) */
+  SHOAL_ALLREDUCE_PUSH,   /* one-shot through the pushbox: auto's choice for small messages */
 } shoal_allreduce_algo;
 
 #define SHOAL_ONESHOT_MAX_BYTES 16384   /* per PE; beyond this two-shot wins at 4 PEs */
@@ -33,11 +33,11 @@ SHOAL_FN int shoal_allreduce_pick(const shoal_team *t, int forced, size_t count,
   size_t bytes = count * es;
   int a = forced;
   if (a == SHOAL_ALLREDUCE_AUTO) {
-    if (t->size <= 2 || bytes <= SHOAL_ONESHOT_MAX_BYTES) a = SHOAL_ALLREDUCE_ONESHOT;
+    if (t->size <= 2 || bytes <= SHOAL_ONESHOT_MAX_BYTES)
+      a = shoal_pushbox_slot_bytes(t) >= es ? SHOAL_ALLREDUCE_PUSH : SHOAL_ALLREDUCE_ONESHOT;
     else if (t->size < SHOAL_RING_MIN_PES) a = SHOAL_ALLREDUCE_TWOSHOT;
     else a = SHOAL_ALLREDUCE_RING;
   }
-  if (a == SHOAL_ALLREDUCE_ONESHOT && shoal_pushbox_slot_bytes(t) >= es) a = SHOAL_ALLREDUCE_PUSH;
   if (a == SHOAL_ALLREDUCE_ONESHOT && in_place && shoal_coll_scratch_size(t) < es)
     a = SHOAL_ALLREDUCE_TWOSHOT;
   if (a == SHOAL_ALLREDUCE_RING && t->size > 1 && shoal_ring_slot_elems(t, es) == 0)

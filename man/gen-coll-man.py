@@ -172,9 +172,10 @@ fam("shmem_broadcast", "copy a root PE's data to every PE of a team",
      "                       int PE_start, int logPE_stride, int PE_size, long *pSync);",
      "void shmem_broadcast64(...);   /* same arguments, 64-bit elements */"],
     "Copies nelems elements of source on PE_root to dest on every PE of the team (the root "
-    "included; the deprecated 32/64 forms leave the root's dest alone).  Members pull the "
-    "root's source in parallel; the root returns when all have copied.  Remotely read: source, "
-    "which must be symmetric.",
+    "included; the deprecated 32/64 forms leave the root's dest alone).  Messages that fit a "
+    "pushbox slot are pushed by the root into every member's pushbox (the root waits only for "
+    "the credits of its previous push); larger ones are pulled by the members from the root's "
+    "source in parallel, the root returning when all have copied.  source must be symmetric.",
     [("team", "The team."), ("dest", "Where the data lands on each PE."),
      ("source", "Symmetric source, read on the root."), ("nelems", "Elements (bytes for broadcastmem)."),
      ("PE_root", "The root's number in the team (in the active set for the deprecated forms).")] + AS_ARGS,
@@ -252,12 +253,14 @@ for op, what, types in OPS:
             "source[i], for i < nreduce.  dest and source may be the same array (in place) but "
             "must not partly overlap.  Every member gets the same bits (each element is combined "
             "in one fixed order).  Integer sums and products wrap around.  The algorithm is "
-            "chosen by message size and team size: one-shot (every PE reads every peer's "
-            "source; small messages), two-shot (reduce-scatter then all-gather; medium and "
-            "large messages on small teams), or ring (chunked reduce-scatter and all-gather "
-            "with one signal per round; large teams).  SHOAL_ALLREDUCE=oneshot|twoshot|ring "
-            "forces one.  Remotely read: source (one-shot, two-shot); remotely written: dest "
-            "(two-shot, ring); both must then be symmetric.")
+            "chosen by message size and team size: one-shot for small messages (each PE "
+            "pushes its vector into every peer's pushbox, a slot of the team's scratch, and "
+            "reduces locally: one round of latency), two-shot (reduce-scatter then "
+            "all-gather; medium and large messages on small teams), or ring (chunked "
+            "reduce-scatter and all-gather with one signal per round; large teams).  "
+            "SHOAL_ALLREDUCE=oneshot|twoshot|ring forces one; the forced one-shot is the pull "
+            "form, where every PE reads every peer's source.  Depending on the algorithm "
+            "other PEs read source or write dest, so both must be symmetric (always checked).")
     if f16:
         desc += ("  The shmemx_half and shmemx_bfloat16 forms reduce 16-bit floats: shmemx_half_t "
                  "is _Float16 (declared where the compiler has it, SHMEMX_HAVE_HALF); "

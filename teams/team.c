@@ -19,13 +19,15 @@ shmem_team_t SHMEMX_TEAM_NODE SHOAL_API = SHMEM_TEAM_INVALID;
 static shoal_team team_world, team_shared, team_node;
 static uint64_t *slot_free;   /* bit i set: slot i is free on this PE */
 static int n_slots;
-static size_t slot_bytes, sync_bytes;
+static size_t slot_bytes, sync_bytes, active_pushbox_off;
 
 size_t shoal_teams_internal_size(int n_pes, int max_teams, size_t scratch)
 {
   sync_bytes = (SHOAL_SYNC_WORDS(n_pes) * sizeof(uint64_t) + 63) & ~(size_t)63;
   slot_bytes = sync_bytes + scratch;
-  return slot_bytes * (size_t)max_teams;
+  /* after the team slots: the active sets' pushbox, one slot per world PE */
+  active_pushbox_off = slot_bytes * (size_t)max_teams;
+  return active_pushbox_off + SHOAL_ACTIVE_PUSHBOX_SLOT * (size_t)n_pes;
 }
 
 static void slot_take(int s) { slot_free[s / 64] &= ~(1ull << (s % 64)); }
@@ -45,6 +47,11 @@ static void team_setup(shoal_team *t, int start, int stride, int size, int slot)
   t->chan = t->sync + SHOAL_SYNC_FLAGS;
   t->scratch = base + sync_bytes;
   t->scratch_size = slot_bytes - sync_bytes;
+  /* pushbox: the upper half of scratch, a slot per member */
+  size_t half = (t->scratch_size / 2) & ~(size_t)15;
+  t->pushbox = t->scratch + half;
+  t->pushbox_slot = size > 0 ? ((t->scratch_size - half) / (size_t)size) & ~(size_t)15 : 0;
+  t->pushbox_by_world = 0;
   t->all_mapped = 1;
   for (int i = 0; i < size; i++)
     if (!shoal_rt.peer_heap[shoal_team_world_pe(t, i)]) t->all_mapped = 0;
@@ -93,7 +100,9 @@ int shoal_teams_init(void)
  * signals through the second channel bank of the world slot.  Channels are
  * per pair of PEs and counted, and any two PEs meet in their common active
  * sets in the same order, so sets sharing the bank never confuse each
- * other.  They have no scratch: algorithms that need it are not chosen. */
+ * other.  They have no scratch (algorithms that need it are not chosen),
+ * but share a pushbox with a slot per world PE, behind the same per-pair
+ * credits, so small broadcasts and reductions take one round. */
 typedef struct active_set {
   shoal_team team;
   int log_stride;
@@ -112,6 +121,9 @@ shoal_team *shoal_team_active_set(int start, int log_stride, int size)
   a->team.chan = team_world.chan + SHOAL_CHAN_WORDS * (size_t)shoal_dstate.n_pes;
   a->team.scratch = NULL;
   a->team.scratch_size = 0;
+  a->team.pushbox = shoal_rt.heap_seg.base + active_pushbox_off;
+  a->team.pushbox_slot = SHOAL_ACTIVE_PUSHBOX_SLOT;
+  a->team.pushbox_by_world = 1;
   a->log_stride = log_stride;
   a->next = active_sets;
   active_sets = a;
