@@ -15,7 +15,9 @@
 #include <time.h>
 
 #define TRIALS 20
-#define WINDOW 64            /* puts in flight per bandwidth step */
+#define WINDOW 64            /* transfers in flight per bandwidth step, */
+#define WINDOW_BYTES (4u << 20)   /* but at most this many bytes: short steps keep
+                                     best-of-trials meaningful on a busy machine */
 #define MAX_BYTES_DEFAULT (4u << 20)
 
 static double now_us(void)
@@ -71,10 +73,17 @@ static void latency_loop(int kind, size_t sz, long n)
   }
 }
 
+static int window_for(size_t sz)
+{
+  size_t w = WINDOW_BYTES / sz;
+  return w < 1 ? 1 : w > WINDOW ? WINDOW : (int)w;
+}
+
 static void bandwidth_loop(int kind, size_t sz, long n)
 {
+  int window = window_for(sz);
   for (long i = 0; i < n; i++) {
-    for (int w = 0; w < WINDOW; w++) {
+    for (int w = 0; w < window; w++) {
       if (kind == 0) shmem_putmem_nbi(dst, src, sz, 1);
       else shmem_getmem_nbi(dst, src, sz, 1);
     }
@@ -157,7 +166,7 @@ int main(int argc, char **argv)
     for (size_t sz = 8; sz <= max_bytes; sz *= 2) {
       if (me == 0)
         record(kind == 0 ? "put_bandwidth" : "get_bandwidth", sz,
-               (double)sz * WINDOW / best_time(bandwidth_loop, kind, sz), "MB/s");
+               (double)sz * window_for(sz) / best_time(bandwidth_loop, kind, sz), "MB/s");
       shmem_barrier_all();
     }
   }
