@@ -150,7 +150,11 @@ SHOAL_FN void shoal_reduce_from(int type, int op, void *acc, const void *src, si
     shoal_reduce_combine(type, op, acc, r, n);
     return;
   }
+#ifdef __cplusplus
+  alignas(16) char buf[2048];
+#else
   _Alignas(16) char buf[2048];
+#endif
   size_t es = shoal_reduce_size(type), per = sizeof buf / es;
   for (size_t i = 0; i < n; i += per) {
     size_t c = n - i < per ? n - i : per;
