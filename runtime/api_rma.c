@@ -39,7 +39,13 @@ static inline size_t strided_extent(const char *call, const char *arg, ptrdiff_t
                                     size_t es)
 {
   if (st < 1) shoal_error(call, "argument '%s' = %td must be at least 1", arg, st);
-  return n ? ((n - 1) * (size_t)st + 1) * es : 0;
+  if (n == 0) return 0;
+  /* ((n - 1) * st + 1) * es must not wrap: a wrapped extent would pass the
+   * symmetric check and write far outside the heap */
+  if ((n - 1) > (SIZE_MAX / es - 1) / (size_t)st)
+    shoal_error(call, "argument '%s' = %td with nelems = %zu spans more than the address space",
+                arg, st, n);
+  return ((n - 1) * (size_t)st + 1) * es;
 }
 
 static inline void rma_iput(const char *call, shmem_ctx_t ctx, void *dest, const void *src,

@@ -45,6 +45,9 @@ int main(int argc, char **argv)
   if (!strcmp(c, "count_negative")) shmem_putmem(sym, local_int, (size_t)-1, 0);
   if (!strcmp(c, "count_overflow")) shmem_long_get((long *)sym, (long *)sym, SIZE_MAX / 4, 0);
   if (!strcmp(c, "iput_stride")) shmem_int_iput(sym, local_int, 0, 1, 4, 0);
+  /* the extent (1 * 2^62 + 1) * 4 wraps to 4 bytes */
+  if (!strcmp(c, "iput_stride_wraps")) shmem_int_iput(sym, local_int, (ptrdiff_t)1 << 62, 1, 2, 0);
+  if (!strcmp(c, "iget_stride_wraps")) shmem_long_iget((long *)local_int, (long *)sym, 1, (ptrdiff_t)1 << 61, 2, 0);
   if (!strcmp(c, "double_free")) {
     shmem_free(sym);
     shmem_free(sym);
