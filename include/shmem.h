@@ -221,7 +221,7 @@ void shmem_ctx_quiet(shmem_ctx_t ctx);
 
 #define SHOAL_DECL_SYNC(T, N) \
   void shmem_##N##_wait_until(T *ivar, int cmp, T cmp_value); \
-  size_t shmem_##N##_wait_until_all(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value); \
+  void shmem_##N##_wait_until_all(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value); \
   size_t shmem_##N##_wait_until_any(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value); \
   size_t shmem_##N##_wait_until_some(T *ivars, size_t nelems, size_t *indices, const int *status, \
                                      int cmp, T cmp_value); \

@@ -379,7 +379,7 @@ def sync_fam(kind, which, summary, desc, ret):
     else:
         rt = {"wait_until": {"all": "void", "any": "size_t", "some": "size_t"},
               "test": {"all": "int", "any": "size_t", "some": "size_t"}}[kind][which]
-        rt_scalar = "size_t" if (kind, which) == ("wait_until", "all") else rt
+        rt_scalar = rt
         idx = "size_t *indices, " if which == "some" else ""
         sigs = [f"{rt_scalar} shmem_{{N}}{base}({T} *ivars, size_t nelems, {idx}const int *status, int cmp, {T} cmp_value);",
                 f"{rt} shmem_{{N}}{base}_vector({T} *ivars, size_t nelems, {idx}const int *status, int cmp, {T} *cmp_values);"]

@@ -59,11 +59,10 @@ static inline void check_ivar(const char *call, const void *ivar, size_t es)
     shoal_wait_progress(); \
     return shoal_dev_##N##_test(ivar, cmp, v); \
   } \
-  size_t shmem_##N##_wait_until_all(T *ivars, size_t n, const int *status, int cmp, T v) { \
+  void shmem_##N##_wait_until_all(T *ivars, size_t n, const int *status, int cmp, T v) { \
     check_ivars("shmem_" #N "_wait_until_all", ivars, n, sizeof(T)); \
     check_cmp("shmem_" #N "_wait_until_all", cmp); \
     shoal_dev_##N##_wait_until_all(ivars, n, status, cmp, NULL, v); \
-    return 0; \
   } \
   size_t shmem_##N##_wait_until_any(T *ivars, size_t n, const int *status, int cmp, T v) { \
     check_ivars("shmem_" #N "_wait_until_any", ivars, n, sizeof(T)); \
