@@ -12,10 +12,12 @@
  * SHOAL_OFI_TIMEOUT. */
 #include "ofi.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #ifdef SHOAL_HAVE_PMIX
 #include <pmix.h>
@@ -360,7 +362,7 @@ static int open_fabric(ofi_card *card, char *why, size_t len)
    * name per job and rank cannot collide. */
   if (!strcmp(fi->fabric_attr->prov_name, "shm")) {
     char name[OFI_NAME_MAX];
-    snprintf(name, sizeof name, "shoal-%.180s-%d", shoal_rt.boot.job_id, shoal_dstate.my_pe);
+    snprintf(name, sizeof name, "shoal-%.180s-%d", shoal_rt.boot.job_id, shoal_dstate.my_pe);   /* unlink_shm_region() */
     if ((rc = fi_setname(&S.ep->fid, name, strlen(name) + 1)))
       return open_fail(why, len, "fi_setname", rc);
   }
@@ -419,6 +421,27 @@ static bool cpu_coherent_atomics(const char *prov)
   return true;
 }
 
+static void leave_together(void);
+
+/* shm maps a peer's region when they first talk.  One read from every
+ * peer maps them all (both ways: the answer comes through mine); then the
+ * names can go, so that a killed job leaves nothing in /dev/shm. */
+static void unlink_shm_region(void)
+{
+  int n = shoal_dstate.n_pes, me = shoal_dstate.my_pe;
+  for (int i = 0; i < n; i++) {
+    if (i == me) continue;
+    size_t k = (size_t)i * OFI_N_REGIONS + OFI_HEAP;
+    post_rma("shmem_init", false, &S.scratch->result, S.scratch_desc, sizeof(uint64_t), i,
+             S.rbase[k], S.rkey[k], 0);
+    shoal_ofi_wait_all("shmem_init");
+  }
+  leave_together();   /* every PE has mapped every other */
+  char name[OFI_NAME_MAX];
+  snprintf(name, sizeof name, "/shoal-%.180s-%d", shoal_rt.boot.job_id, me);
+  if (shm_unlink(name) != 0) shoal_debug("libfabric: shm_unlink(%s): %s", name, strerror(errno));
+}
+
 static int ofi_init(const bool *is_remote)
 {
   (void)is_remote;   /* every peer gets an address: AMOs may need them all */
@@ -462,6 +485,7 @@ static int ofi_init(const bool *is_remote)
   }
   free(cards);
   shoal_ofi_amo_setup();
+  if (!strcmp(prov_name(), "shm")) unlink_shm_region();
 
   const char *route = amo_route_env();
   bool all = !strcmp(route, "1") || !strcasecmp(route, "yes");
