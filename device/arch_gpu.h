@@ -1,32 +1,138 @@
-/* GPU half of device/arch.h: the same primitives for nvcc and hipcc. */
+/* GPU half of device/arch.h: the same primitives for nvcc and hipcc.
+ *
+ * Symmetric memory on a GPU is read and written by other GPUs over
+ * NVLink/xGMI and by host threads, so every atomic here is system scope.
+ * nvcc does not accept the GCC __atomic builtins in device code: CUDA uses
+ * cuda::atomic_ref<T, thread_scope_system>; HIP uses clang's
+ * __hip_atomic_* builtins with the system scope.  The macros keep the names
+ * device/ code uses on every target. */
 #ifndef SHOAL_DEVICE_ARCH_GPU_H
 #define SHOAL_DEVICE_ARCH_GPU_H
 
-#define shoal_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
-#define shoal_load_relaxed(p) __atomic_load_n((p), __ATOMIC_RELAXED)
-#define shoal_store_release(p, v) __atomic_store_n((p), (v), __ATOMIC_RELEASE)
-#define shoal_store_relaxed(p, v) __atomic_store_n((p), (v), __ATOMIC_RELAXED)
-#define shoal_fetch_add(p, v) __atomic_fetch_add((p), (v), __ATOMIC_SEQ_CST)
-#define shoal_fetch_and(p, v) __atomic_fetch_and((p), (v), __ATOMIC_SEQ_CST)
-#define shoal_fetch_or(p, v) __atomic_fetch_or((p), (v), __ATOMIC_SEQ_CST)
-#define shoal_fetch_xor(p, v) __atomic_fetch_xor((p), (v), __ATOMIC_SEQ_CST)
-#define shoal_atomic_load_any(p, out) __atomic_load((p), (out), __ATOMIC_SEQ_CST)
-#define shoal_atomic_store_any(p, in) __atomic_store((p), (in), __ATOMIC_SEQ_CST)
-#define shoal_atomic_swap_any(p, in, out) __atomic_exchange((p), (in), (out), __ATOMIC_SEQ_CST)
-#define shoal_cas(p, cmp, v) \
-  __atomic_compare_exchange_n((p), (cmp), (v), 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
+#if defined(__CUDACC__)
+#include <cuda/atomic>
+#else
+#include <hip/hip_runtime.h>
+#endif
+
+/* True in the device compilation pass (CUDA: __CUDA_ARCH__, HIP:
+ * __HIP_DEVICE_COMPILE__). */
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define SHOAL_IN_DEVICE_PASS 1
+#else
+#define SHOAL_IN_DEVICE_PASS 0
+#endif
+
+#if defined(__CUDACC__)
+template <class T> using shoal_aref = cuda::atomic_ref<T, cuda::thread_scope_system>;
+#define SHOAL_MO(o) cuda::memory_order_##o
+template <class T> __device__ inline shoal_aref<T> shoal_gpu_ref(const T *p)
+{
+  return shoal_aref<T>(*const_cast<T *>(p));
+}
+template <class T> __device__ inline T shoal_gpu_load(const T *p, cuda::memory_order o)
+{
+  return shoal_gpu_ref(p).load(o);
+}
+template <class T, class U> __device__ inline void shoal_gpu_store(T *p, U v, cuda::memory_order o)
+{
+  shoal_gpu_ref(p).store((T)v, o);
+}
+#define SHOAL_GPU_RMW(NAME, METHOD) \
+  template <class T, class U> __device__ inline T NAME(T *p, U v) \
+  { return shoal_gpu_ref(p).METHOD((T)v, cuda::memory_order_seq_cst); }
+SHOAL_GPU_RMW(shoal_gpu_fetch_add, fetch_add)
+SHOAL_GPU_RMW(shoal_gpu_fetch_and, fetch_and)
+SHOAL_GPU_RMW(shoal_gpu_fetch_or, fetch_or)
+SHOAL_GPU_RMW(shoal_gpu_fetch_xor, fetch_xor)
+SHOAL_GPU_RMW(shoal_gpu_exchange, exchange)
+#undef SHOAL_GPU_RMW
+template <class T, class U> __device__ inline bool shoal_gpu_cas(T *p, T *cmp, U v)
+{
+  return shoal_gpu_ref(p).compare_exchange_strong(*cmp, (T)v, cuda::memory_order_seq_cst);
+}
+#else /* HIP */
+#define SHOAL_MO(o) __ATOMIC_##o
+#define SHOAL_HIP_SYS __HIP_MEMORY_SCOPE_SYSTEM
+template <class T> __device__ inline T shoal_gpu_load(const T *p, int o)
+{
+  return __hip_atomic_load(const_cast<T *>(p), o, SHOAL_HIP_SYS);
+}
+template <class T, class U> __device__ inline void shoal_gpu_store(T *p, U v, int o)
+{
+  __hip_atomic_store(p, (T)v, o, SHOAL_HIP_SYS);
+}
+#define SHOAL_GPU_RMW(NAME, BUILTIN) \
+  template <class T, class U> __device__ inline T NAME(T *p, U v) \
+  { return BUILTIN(p, (T)v, __ATOMIC_SEQ_CST, SHOAL_HIP_SYS); }
+SHOAL_GPU_RMW(shoal_gpu_fetch_add, __hip_atomic_fetch_add)
+SHOAL_GPU_RMW(shoal_gpu_fetch_and, __hip_atomic_fetch_and)
+SHOAL_GPU_RMW(shoal_gpu_fetch_or, __hip_atomic_fetch_or)
+SHOAL_GPU_RMW(shoal_gpu_fetch_xor, __hip_atomic_fetch_xor)
+SHOAL_GPU_RMW(shoal_gpu_exchange, __hip_atomic_exchange)
+#undef SHOAL_GPU_RMW
+template <class T, class U> __device__ inline bool shoal_gpu_cas(T *p, T *cmp, U v)
+{
+  return __hip_atomic_compare_exchange_strong(p, cmp, (T)v, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST,
+                                              SHOAL_HIP_SYS);
+}
+#endif
+
+/* acquire/release: cuda memory_order_acquire / __ATOMIC_ACQUIRE */
+#if defined(__CUDACC__)
+#define SHOAL_ACQ cuda::memory_order_acquire
+#define SHOAL_REL cuda::memory_order_release
+#define SHOAL_RLX cuda::memory_order_relaxed
+#define SHOAL_SC cuda::memory_order_seq_cst
+#else
+#define SHOAL_ACQ __ATOMIC_ACQUIRE
+#define SHOAL_REL __ATOMIC_RELEASE
+#define SHOAL_RLX __ATOMIC_RELAXED
+#define SHOAL_SC __ATOMIC_SEQ_CST
+#endif
+
+#define shoal_load_acquire(p) shoal_gpu_load((p), SHOAL_ACQ)
+#define shoal_load_relaxed(p) shoal_gpu_load((p), SHOAL_RLX)
+#define shoal_store_release(p, v) shoal_gpu_store((p), (v), SHOAL_REL)
+#define shoal_store_relaxed(p, v) shoal_gpu_store((p), (v), SHOAL_RLX)
+#define shoal_fetch_add(p, v) shoal_gpu_fetch_add((p), (v))
+#define shoal_fetch_and(p, v) shoal_gpu_fetch_and((p), (v))
+#define shoal_fetch_or(p, v) shoal_gpu_fetch_or((p), (v))
+#define shoal_fetch_xor(p, v) shoal_gpu_fetch_xor((p), (v))
+#define shoal_atomic_load_any(p, out) (*(out) = shoal_gpu_load((p), SHOAL_SC))
+#define shoal_atomic_store_any(p, in) shoal_gpu_store((p), *(in), SHOAL_SC)
+#define shoal_atomic_swap_any(p, in, out) (*(out) = shoal_gpu_exchange((p), *(in)))
+#define shoal_cas(p, cmp, v) shoal_gpu_cas((p), (cmp), (v))
 
 SHOAL_FN void shoal_fence_system(void) { __threadfence_system(); }
+
+/* One thread's copy.  Peers are reached over NVLink/xGMI, where 16-byte
+ * accesses are what reaches full bandwidth; fall back to 8, 4, then bytes. */
 SHOAL_FN void shoal_copy(void *dst, const void *src, size_t n)
 {
-  if (dst != src) memcpy(dst, src, n);
+  if (dst == src) return;
+  char *d = (char *)dst;
+  const char *s = (const char *)src;
+  uintptr_t mis = ((uintptr_t)d | (uintptr_t)s);
+  size_t i = 0;
+  if ((mis & 15) == 0) {
+    for (; i + 16 <= n; i += 16) *(uint4 *)(d + i) = *(const uint4 *)(s + i);
+  } else if ((mis & 7) == 0) {
+    for (; i + 8 <= n; i += 8) *(uint64_t *)(d + i) = *(const uint64_t *)(s + i);
+  } else if ((mis & 3) == 0) {
+    for (; i + 4 <= n; i += 4) *(uint32_t *)(d + i) = *(const uint32_t *)(s + i);
+  }
+  for (; i < n; i++) d[i] = s[i];
 }
+
 typedef struct shoal_backoff { unsigned spins; } shoal_backoff;
 #define SHOAL_BACKOFF_INIT {0}
+/* A waiting GPU thread never yields to the PE it waits for (that PE is
+ * another GPU), so a short sleep only saves power and memory traffic. */
 SHOAL_FN void shoal_backoff_wait(shoal_backoff *b)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-  if (b->spins++ > 16) __nanosleep(32);
+  if (b->spins++ > 64) __nanosleep(20);
 #else
   b->spins++;
 #endif

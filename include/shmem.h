@@ -26,6 +26,9 @@ extern shmem_team_t SHMEM_TEAM_WORLD;
 extern shmem_team_t SHMEM_TEAM_SHARED;
 #define SHMEM_CTX_INVALID ((shmem_ctx_t)0)
 #define SHMEM_TEAM_INVALID ((shmem_team_t)0)
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#include <shoal/gpu_pre.h>   /* GPU translation units: see <shoal/gpu.h> */
+#endif
 
 /* ---- library setup and query ------------------------------------------- */
 void shmem_init(void);
@@ -69,6 +72,7 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
 int shmem_ctx_create(long options, shmem_ctx_t *ctx);
 void shmem_ctx_destroy(shmem_ctx_t ctx);
 
+#ifndef SHOAL_GPU_TU   /* GPU units get these from <shoal/gpu.h> */
 /* ---- remote memory access ---------------------------------------------- */
 #define SHOAL_DECL_RMA(T, N) \
   void shmem_##N##_put(T *dest, const T *source, size_t nelems, int pe); \
@@ -246,6 +250,7 @@ SHOAL_SYNC_TYPES(SHOAL_DECL_SYNC)
 #undef SHOAL_DECL_SYNC
 void shmem_wait(long *ivar, long cmp_value);
 void shmem_wait_until(long *ivar, int cmp, long cmp_value);
+#endif /* SHOAL_GPU_TU */
 
 /* ---- distributed locks ------------------------------------------------- */
 void shmem_set_lock(long *lock);
@@ -332,6 +337,10 @@ void shmem_udcflush_line(void *dest);
 
 #ifdef __cplusplus
 }
+#endif
+
+#ifdef SHOAL_GPU_TU
+#include <shoal/gpu.h>
 #endif
 
 #if !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L

@@ -59,3 +59,11 @@ SHMEMX_F16_TYPES(SHMEMX_DECL_F16)
 #endif
 
 #endif
+
+/* ---- GPU translation units (nvcc, hipcc): see <shoal/gpu_x.h> ----------- */
+#ifdef SHOAL_GPU_TU
+extern "C" shmem_team_t shoalh_team_node __asm__("SHMEMX_TEAM_NODE");
+static inline __host__ __device__ shmem_team_t shoal_gpu_team_node(void)
+{ return SHOAL_GPU_PICK((shmem_team_t)shoal_dgpu.team_key[2], shoalh_team_node); }
+#define SHMEMX_TEAM_NODE (shoal_gpu_team_node())
+#endif

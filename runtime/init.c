@@ -3,6 +3,9 @@
 #include "internal.h"
 #include "transport.h"
 #include "../collectives/barrier.h"
+#ifdef SHOAL_HAVE_GPU
+#include "gpu.h"
+#endif
 
 #include <sched.h>
 #include <stdio.h>
@@ -167,6 +170,9 @@ static int runtime_init(void)
   free(is_remote);
   if (rc != 0) return -1;
   if (shoal_teams_init() != 0) return -1;
+#ifdef SHOAL_HAVE_GPU
+  if (shoal_gpu_init() != 0) return -1;   /* the user heap moves to the GPU */
+#endif
   return 0;
 }
 
@@ -221,6 +227,9 @@ void shmem_finalize(void)
 {
   if (shoal_rt.initialized != 1) return;   /* a second finalize is harmless */
   shoal_coll_barrier(SHMEM_TEAM_WORLD);
+#ifdef SHOAL_HAVE_GPU
+  shoal_gpu_fini();
+#endif
   shoal_teams_fini();
   shoal_transport_fini();
   int n = shoal_dstate.n_pes;

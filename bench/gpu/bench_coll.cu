@@ -1,0 +1,107 @@
+/* Collectives on GPU PEs, Shoal against NCCL in the same job: all-reduce
+ * (float sum), all-gather (fcollect), reduce-scatter, all-to-all, time and
+ * bus bandwidth from 4 KB to the size given (default 1 GB) per operation.
+ * Shoal's host entry points are the _on_stream forms (one block per PE).
+ * NCCL's communicator is bootstrapped by passing its unique id through
+ * the Shoal heap.  CSV rows go to BENCH_CSV. */
+#include <shmem.h>
+#include <shmemx.h>
+#include <nccl.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); exit(2); } } while (0)
+#define NK(x) do { ncclResult_t r_ = (x); if (r_ != ncclSuccess) { fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, ncclGetErrorString(r_)); exit(2); } } while (0)
+
+static FILE *csv;
+
+enum { AR, AG, RS, A2A };
+static const char *names[] = {"allreduce", "allgather", "reduce_scatter", "alltoall"};
+
+/* bytes: the per-PE buffer size the operation is named by (NCCL tests'
+ * convention: total size of the result buffer). */
+static void run_shoal(int op, float *dst, float *src, size_t bytes, int np, cudaStream_t s)
+{
+  size_t n = bytes / sizeof(float);
+  switch (op) {
+  case AR: shmemx_float_sum_reduce_on_stream(SHMEM_TEAM_WORLD, dst, src, n, s); break;
+  case AG: shmemx_fcollectmem_on_stream(SHMEM_TEAM_WORLD, dst, src, bytes / np, s); break;
+  case RS: shmemx_float_sum_reduce_scatter_on_stream(SHMEM_TEAM_WORLD, dst, src, n / np, s); break;
+  case A2A: shmemx_alltoallmem_on_stream(SHMEM_TEAM_WORLD, dst, src, bytes / np, s); break;
+  }
+}
+static void run_nccl(int op, float *dst, float *src, size_t bytes, int np, ncclComm_t c, cudaStream_t s)
+{
+  size_t n = bytes / sizeof(float);
+  switch (op) {
+  case AR: NK(ncclAllReduce(src, dst, n, ncclFloat, ncclSum, c, s)); break;
+  case AG: NK(ncclAllGather(src, dst, n / np, ncclFloat, c, s)); break;
+  case RS: NK(ncclReduceScatter(src, dst, n / np, ncclFloat, ncclSum, c, s)); break;
+  case A2A: NK(ncclAlltoAll(src, dst, n / np, ncclFloat, c, s)); break;
+  }
+}
+
+int main(int argc, char **argv)
+{
+  shmem_init();
+  int me = shmem_my_pe(), np = shmem_n_pes();
+  size_t max = argc > 1 ? strtoull(argv[1], 0, 0) : (1ull << 30);
+  const char *cp = getenv("BENCH_CSV");
+  if (me == 0 && cp) csv = fopen(cp, "a");
+
+  ncclUniqueId id;
+  ncclUniqueId *sid = (ncclUniqueId *)shmem_malloc(sizeof id);
+  if (me == 0) { NK(ncclGetUniqueId(&id)); shmem_putmem(sid, &id, sizeof id, 0); }
+  shmem_barrier_all();
+  shmem_getmem(&id, sid, sizeof id, 0);
+  ncclComm_t comm;
+  NK(ncclCommInitRank(&comm, np, id, me));
+
+  float *src = (float *)shmem_malloc(max), *dst = (float *)shmem_malloc(max);
+  float *nsrc, *ndst;
+  CK(cudaMalloc((void **)&nsrc, max));
+  CK(cudaMalloc((void **)&ndst, max));
+  if (!src || !dst) { fprintf(stderr, "raise SHMEM_SYMMETRIC_SIZE\n"); return 1; }
+  CK(cudaMemset(src, 0, max)); CK(cudaMemset(nsrc, 0, max));
+  cudaStream_t s;
+  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
+  CK(cudaDeviceSynchronize());
+  shmem_barrier_all();
+  if (me == 0) printf("%-15s %12s %12s %12s %12s %12s %8s\n", "op", "bytes", "shoal_us", "nccl_us", "shoal_busbw", "nccl_busbw", "ratio");
+  for (int op = 0; op < 4; op++)
+    for (size_t bytes = 4096; bytes <= max; bytes *= 4) {
+      double t[2];
+      for (int impl = 0; impl < 2; impl++) {
+        int iters = bytes <= (1 << 20) ? 200 : bytes <= (64 << 20) ? 40 : 8;
+        for (int w = 0; w < 3; w++)
+          impl ? run_nccl(op, ndst, nsrc, bytes, np, comm, s) : run_shoal(op, dst, src, bytes, np, s);
+        CK(cudaStreamSynchronize(s));
+        shmem_barrier_all();
+        CK(cudaEventRecord(e0, s));
+        for (int i = 0; i < iters; i++)
+          impl ? run_nccl(op, ndst, nsrc, bytes, np, comm, s) : run_shoal(op, dst, src, bytes, np, s);
+        CK(cudaEventRecord(e1, s));
+        CK(cudaEventSynchronize(e1));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        t[impl] = ms * 1e3 / iters;
+        shmem_barrier_all();
+      }
+      double f = op == AR ? 2.0 * (np - 1) / np : (double)(np - 1) / np;
+      double bw[2] = {bytes / (t[0] * 1e3) * f, bytes / (t[1] * 1e3) * f};
+      if (me == 0) {
+        printf("%-15s %12zu %12.2f %12.2f %12.2f %12.2f %8.2f\n", names[op], bytes, t[0], t[1], bw[0], bw[1], t[0] / t[1]);
+        if (csv) {
+          fprintf(csv, "shoal,%s,block,%zu,%.3f,us\n", names[op], bytes, t[0]);
+          fprintf(csv, "nccl,%s,-,%zu,%.3f,us\n", names[op], bytes, t[1]);
+        }
+        fflush(stdout);
+      }
+    }
+  if (csv) fclose(csv);
+  ncclCommDestroy(comm);
+  shmem_finalize();
+  return 0;
+}

@@ -1,0 +1,487 @@
+/* GPU extensions (shmemx_*): cooperative transfers where all threads of a
+ * warp or block share one put/get, collectives run by one block per PE,
+ * and host entry points that only enqueue work on a stream (capturable in
+ * a CUDA/HIP graph).  Included by <shoal/gpu.h>; `man shmemx_putmem_block`,
+ * `man shmemx_barrier_all_block`, `man shmemx_putmem_on_stream`. */
+#ifndef SHOAL_GPU_X_H
+#define SHOAL_GPU_X_H
+
+/* ---- cooperative copies -------------------------------------------------- */
+__device__ inline unsigned shoal_gpu_block_tid(void)
+{
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+__device__ inline unsigned shoal_gpu_block_size(void) { return blockDim.x * blockDim.y * blockDim.z; }
+__device__ inline unsigned shoal_gpu_lane(void) { return shoal_gpu_block_tid() & 31u; }
+
+#if defined(__CUDACC__)
+#define SHOAL_GPU_SYNCWARP() __syncwarp()
+#define SHOAL_GPU_LDCG(p) __ldcg(p)
+#else
+#define SHOAL_GPU_SYNCWARP() __builtin_amdgcn_wave_barrier()
+#define SHOAL_GPU_LDCG(p) (*(p))
+#endif
+
+/* Word-wide cooperative copy of nw words of type W, four loads in flight per
+ * thread before the stores. */
+template <class W>
+__device__ inline void shoal_gpu_copy_words(W *d, const W *s, size_t nw, unsigned tid, unsigned nt)
+{
+  size_t i = tid;
+  for (; i + 3 * (size_t)nt < nw; i += 4 * (size_t)nt) {
+    W a = s[i], b = s[i + nt], c = s[i + 2 * (size_t)nt], e = s[i + 3 * (size_t)nt];
+    d[i] = a; d[i + nt] = b; d[i + 2 * (size_t)nt] = c; d[i + 3 * (size_t)nt] = e;
+  }
+  for (; i < nw; i += nt) d[i] = s[i];
+}
+
+/* n bytes from src to dst by threads tid of nt: 16-byte accesses when src
+ * and dst agree modulo 16 (the usual case), else the widest they allow. */
+__device__ inline void shoal_gpu_copy_coop(void *dst, const void *src, size_t n, unsigned tid, unsigned nt)
+{
+  char *d = (char *)dst;
+  const char *s = (const char *)src;
+  if (d == s || n == 0) return;
+  uintptr_t rel = (uintptr_t)d ^ (uintptr_t)s;
+  unsigned w = (rel & 15) == 0 ? 16 : (rel & 7) == 0 ? 8 : (rel & 3) == 0 ? 4 : 1;
+  size_t head = (w - ((uintptr_t)d & (w - 1))) & (w - 1);
+  if (head > n) head = n;
+  for (size_t i = tid; i < head; i += nt) d[i] = s[i];
+  d += head; s += head; n -= head;
+  size_t nw = n / w;
+  switch (w) {
+  case 16: shoal_gpu_copy_words((uint4 *)d, (const uint4 *)s, nw, tid, nt); break;
+  case 8: shoal_gpu_copy_words((uint64_t *)d, (const uint64_t *)s, nw, tid, nt); break;
+  case 4: shoal_gpu_copy_words((uint32_t *)d, (const uint32_t *)s, nw, tid, nt); break;
+  default: shoal_gpu_copy_words((uint8_t *)d, (const uint8_t *)s, nw, tid, nt); break;
+  }
+  for (size_t i = nw * w + tid; i < n; i += nt) d[i] = s[i];
+}
+
+/* Scope of a cooperative call: which threads share it, and how they meet. */
+struct shoal_gpu_warp_scope {
+  __device__ static unsigned tid(void) { return shoal_gpu_lane(); }
+  __device__ static unsigned size(void) { return 32; }
+  __device__ static void sync(void) { SHOAL_GPU_SYNCWARP(); }
+};
+struct shoal_gpu_block_scope {
+  __device__ static unsigned tid(void) { return shoal_gpu_block_tid(); }
+  __device__ static unsigned size(void) { return shoal_gpu_block_size(); }
+  __device__ static void sync(void) { __syncthreads(); }
+};
+
+template <class S> __device__ inline void shoal_gpu_put_coop(void *dest, const void *src, size_t n, int pe)
+{
+  void *r = shoal_dev_ptr(dest, pe);
+  if (SHOAL_UNLIKELY(!r)) shoal_gpu_fail("putmem (cooperative)", dest, pe);
+  shoal_gpu_copy_coop(r, src, n, S::tid(), S::size());
+  S::sync();   /* the source may be reused by any thread on return */
+}
+template <class S> __device__ inline void shoal_gpu_get_coop(void *dest, const void *src, size_t n, int pe)
+{
+  const void *r = shoal_dev_ptr(src, pe);
+  if (SHOAL_UNLIKELY(!r)) shoal_gpu_fail("getmem (cooperative)", src, pe);
+  shoal_gpu_copy_coop(dest, r, n, S::tid(), S::size());
+  S::sync();
+}
+template <class S>
+__device__ inline void shoal_gpu_put_signal_coop(void *dest, const void *src, size_t n, uint64_t *sig,
+                                                 uint64_t v, int op, int pe)
+{
+  shoal_gpu_put_coop<S>(dest, src, n, pe);
+  if (S::tid() == 0) {
+    shoal_fence_system();   /* every thread's data (ordered by S::sync) before the signal */
+    shoal_dev_signal_update(SHOAL_DEV_CTX, sig, v, op, pe);
+  }
+  S::sync();
+}
+
+#define SHOAL_GPU_COOP_MEM(SCOPE, SFX) \
+  __device__ inline void shmemx_putmem##SFX(void *d, const void *s, size_t n, int pe) \
+  { shoal_gpu_put_coop<SCOPE>(d, s, n, pe); } \
+  __device__ inline void shmemx_putmem_nbi##SFX(void *d, const void *s, size_t n, int pe) \
+  { shoal_gpu_put_coop<SCOPE>(d, s, n, pe); } \
+  __device__ inline void shmemx_getmem##SFX(void *d, const void *s, size_t n, int pe) \
+  { shoal_gpu_get_coop<SCOPE>(d, s, n, pe); } \
+  __device__ inline void shmemx_getmem_nbi##SFX(void *d, const void *s, size_t n, int pe) \
+  { shoal_gpu_get_coop<SCOPE>(d, s, n, pe); } \
+  __device__ inline void shmemx_putmem_signal##SFX(void *d, const void *s, size_t n, uint64_t *sig, \
+                                                   uint64_t v, int op, int pe) \
+  { shoal_gpu_put_signal_coop<SCOPE>(d, s, n, sig, v, op, pe); } \
+  __device__ inline void shmemx_putmem_signal_nbi##SFX(void *d, const void *s, size_t n, uint64_t *sig, \
+                                                       uint64_t v, int op, int pe) \
+  { shoal_gpu_put_signal_coop<SCOPE>(d, s, n, sig, v, op, pe); }
+SHOAL_GPU_COOP_MEM(shoal_gpu_warp_scope, _warp)
+SHOAL_GPU_COOP_MEM(shoal_gpu_block_scope, _block)
+
+#define SHOAL_GPU_COOP_TYPED_SCOPE(T, N, SCOPE, SFX) \
+  __device__ inline void shmemx_##N##_put##SFX(T *d, const T *s, size_t n, int pe) \
+  { shoal_gpu_put_coop<SCOPE>(d, s, n * sizeof(T), pe); } \
+  __device__ inline void shmemx_##N##_put_nbi##SFX(T *d, const T *s, size_t n, int pe) \
+  { shoal_gpu_put_coop<SCOPE>(d, s, n * sizeof(T), pe); } \
+  __device__ inline void shmemx_##N##_get##SFX(T *d, const T *s, size_t n, int pe) \
+  { shoal_gpu_get_coop<SCOPE>(d, s, n * sizeof(T), pe); } \
+  __device__ inline void shmemx_##N##_get_nbi##SFX(T *d, const T *s, size_t n, int pe) \
+  { shoal_gpu_get_coop<SCOPE>(d, s, n * sizeof(T), pe); } \
+  __device__ inline void shmemx_##N##_put_signal##SFX(T *d, const T *s, size_t n, uint64_t *sig, \
+                                                      uint64_t v, int op, int pe) \
+  { shoal_gpu_put_signal_coop<SCOPE>(d, s, n * sizeof(T), sig, v, op, pe); } \
+  __device__ inline void shmemx_##N##_put_signal_nbi##SFX(T *d, const T *s, size_t n, uint64_t *sig, \
+                                                          uint64_t v, int op, int pe) \
+  { shoal_gpu_put_signal_coop<SCOPE>(d, s, n * sizeof(T), sig, v, op, pe); }
+#define SHOAL_GPU_COOP_TYPED(T, N) \
+  SHOAL_GPU_COOP_TYPED_SCOPE(T, N, shoal_gpu_warp_scope, _warp) \
+  SHOAL_GPU_COOP_TYPED_SCOPE(T, N, shoal_gpu_block_scope, _block)
+SHOAL_GPU_RMA_TYPES(SHOAL_GPU_COOP_TYPED)
+
+/* ---- collectives, one block per PE --------------------------------------- */
+/* The block meets, one thread runs the team's barrier from
+ * collectives/barrier.h (epochs live in the GPU heap and are advanced here,
+ * so a captured graph replays with no host-side reset), the block meets
+ * again.  The fence before makes every thread's earlier stores visible. */
+__device__ inline void shoal_gpu_block_barrier(shoal_team *t)
+{
+  __syncthreads();
+  if (shoal_gpu_block_tid() == 0) {
+    shoal_fence_system();
+    shoal_coll_sync(t);
+  }
+  __syncthreads();
+}
+
+__device__ inline int shmemx_team_sync_block(shmem_team_t team)
+{
+  shoal_gpu_block_barrier(shoal_gpu_team_or_fail("shmemx_team_sync_block", team));
+  return 0;
+}
+__device__ inline void shmemx_barrier_all_block(void)
+{
+  shoal_gpu_block_barrier(shoal_gpu_team_or_fail("shmemx_barrier_all_block", SHMEM_TEAM_WORLD));
+}
+__device__ inline void shmemx_sync_all_block(void)
+{
+  shoal_gpu_block_barrier(shoal_gpu_team_or_fail("shmemx_sync_all_block", SHMEM_TEAM_WORLD));
+}
+
+/* Reduction operators. */
+#define SHOAL_GPU_OPDEF(NAME, EXPR) \
+  struct shoal_gpu_op_##NAME { \
+    template <class T> __device__ static T f(T a, T b) { return EXPR; } \
+  };
+SHOAL_GPU_OPDEF(sum, a + b)
+SHOAL_GPU_OPDEF(prod, a * b)
+SHOAL_GPU_OPDEF(min, b < a ? b : a)
+SHOAL_GPU_OPDEF(max, a < b ? b : a)
+SHOAL_GPU_OPDEF(and, a & b)
+SHOAL_GPU_OPDEF(or, a | b)
+SHOAL_GPU_OPDEF(xor, a ^ b)
+
+#define SHOAL_GPU_MAX_FAST_PEERS 64
+
+template <class T> union shoal_gpu_vec {
+  uint4 v;
+  T e[sizeof(T) <= 16 ? 16 / sizeof(T) : 1];
+};
+
+/* dest[i] = OP over the team of src[i] as held by each member, i < n.
+ * Peers are combined in team order on every PE, so every member gets
+ * bit-identical results.  With staging, each chunk of src goes through
+ * the team's scratch first (src not symmetric, or dest overlapping src:
+ * a direct in-place reduction would race with the peers' reads). */
+template <class T, class OP>
+__device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T *dest, const T *src,
+                                              size_t n, bool allow_staging)
+{
+  unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
+  bool overlap = !(dest + n <= src || src + n <= dest);
+  bool direct = shoal_dev_is_symmetric(src) && shoal_dev_is_symmetric(src + (n ? n - 1 : 0)) && !overlap;
+  if (!direct && !allow_staging) {
+    if (tid == 0) shoal_gpu_fail(call, src, -1);
+    return;
+  }
+  size_t chunk = direct ? n : t->scratch_size / sizeof(T);
+  __shared__ const T *peer[SHOAL_GPU_MAX_FAST_PEERS];
+  int np = t->size;
+  bool fast = np <= SHOAL_GPU_MAX_FAST_PEERS;
+  for (size_t off = 0; off < n; off += chunk) {
+    size_t m = n - off < chunk ? n - off : chunk;
+    const T *mine = src + off;
+    if (!direct) {
+      shoal_gpu_copy_coop(t->scratch, mine, m * sizeof(T), tid, nt);
+      mine = (const T *)t->scratch;
+    }
+    if (fast)
+      for (int j = (int)tid; j < np; j += (int)nt)
+        peer[j] = (const T *)shoal_dev_ptr(mine, shoal_team_world_pe(t, j));
+    shoal_gpu_block_barrier(t);   /* every member's data is in place */
+    T *out = dest + off;
+    const size_t K = sizeof(shoal_gpu_vec<T>) / sizeof(T);
+    bool vec = fast && sizeof(T) * K == 16 && (((uintptr_t)out | (uintptr_t)mine) & 15) == 0;
+    size_t done = 0;
+    if (vec) {
+      size_t nv = m / K;
+      for (size_t i = tid; i < nv; i += nt) {
+        shoal_gpu_vec<T> acc, x;
+        acc.v = SHOAL_GPU_LDCG((const uint4 *)peer[0] + i);
+        for (int j = 1; j < np; j++) {
+          x.v = SHOAL_GPU_LDCG((const uint4 *)peer[j] + i);
+          for (size_t k = 0; k < K; k++) acc.e[k] = OP::f(acc.e[k], x.e[k]);
+        }
+        ((uint4 *)out)[i] = acc.v;
+      }
+      done = nv * K;
+    }
+    for (size_t i = done + tid; i < m; i += nt) {
+      const T *p0 = fast ? peer[0] : (const T *)shoal_dev_ptr(mine, shoal_team_world_pe(t, 0));
+      T acc = shoal_gpu_vload(p0 + i);
+      for (int j = 1; j < np; j++) {
+        const T *pj = fast ? peer[j] : (const T *)shoal_dev_ptr(mine, shoal_team_world_pe(t, j));
+        acc = OP::f(acc, shoal_gpu_vload(pj + i));
+      }
+      out[i] = acc;
+    }
+    shoal_gpu_block_barrier(t);   /* nobody changes its data while others read it */
+  }
+}
+
+#define SHOAL_GPU_REDUCE_OP(T, N, OP) \
+  template <class shoal_unused = void> __device__ inline int shmemx_##N##_##OP##_reduce_block(shmem_team_t team, T *dest, const T *src, \
+                                                        size_t nreduce) \
+  { \
+    shoal_team *t = shoal_gpu_team_or_fail("shmemx_" #N "_" #OP "_reduce_block", team); \
+    shoal_gpu_reduce_block<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_block", t, dest, src, \
+                                                  nreduce, true); \
+    return 0; \
+  } \
+  template <class shoal_unused = void> __device__ inline int shmemx_##N##_##OP##_reduce_scatter_block(shmem_team_t team, T *dest, \
+                                                                const T *src, size_t nreduce) \
+  { \
+    shoal_team *t = shoal_gpu_team_or_fail("shmemx_" #N "_" #OP "_reduce_scatter_block", team); \
+    shoal_gpu_reduce_block<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP \
+                                                  "_reduce_scatter_block (source must be symmetric)", \
+                                                  t, dest, src + (size_t)t->my_pe * nreduce, nreduce, false); \
+    return 0; \
+  }
+#define SHOAL_GPU_REDUCE_BITWISE(T, N) \
+  SHOAL_GPU_REDUCE_OP(T, N, and) SHOAL_GPU_REDUCE_OP(T, N, or) SHOAL_GPU_REDUCE_OP(T, N, xor)
+#define SHOAL_GPU_REDUCE_MINMAX(T, N) SHOAL_GPU_REDUCE_OP(T, N, min) SHOAL_GPU_REDUCE_OP(T, N, max)
+#define SHOAL_GPU_REDUCE_ARITH(T, N) SHOAL_GPU_REDUCE_OP(T, N, sum) SHOAL_GPU_REDUCE_OP(T, N, prod)
+SHOAL_REDUCE_BITWISE_TYPES(SHOAL_GPU_REDUCE_BITWISE)
+#define SHOAL_GPU_MINMAX_TYPES(X) \
+  X(char, char) X(signed char, schar) X(short, short) X(int, int) X(long, long) \
+  X(long long, longlong) X(ptrdiff_t, ptrdiff) X(unsigned char, uchar) \
+  X(unsigned short, ushort) X(unsigned int, uint) X(unsigned long, ulong) \
+  X(unsigned long long, ulonglong) X(int8_t, int8) X(int16_t, int16) \
+  X(int32_t, int32) X(int64_t, int64) X(uint8_t, uint8) X(uint16_t, uint16) \
+  X(uint32_t, uint32) X(uint64_t, uint64) X(size_t, size) X(float, float) X(double, double)
+SHOAL_GPU_MINMAX_TYPES(SHOAL_GPU_REDUCE_MINMAX)
+SHOAL_GPU_MINMAX_TYPES(SHOAL_GPU_REDUCE_ARITH)
+
+/* Push collectives: every member writes into the others' dest, between a
+ * barrier that frees dest and one that completes the writes.  Peers are
+ * visited in the staggered order (my_pe + i) % size. */
+__device__ inline int shmemx_broadcastmem_block(shmem_team_t team, void *dest, const void *src,
+                                                size_t nbytes, int root)
+{
+  shoal_team *t = shoal_gpu_team_or_fail("shmemx_broadcastmem_block", team);
+  unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
+  shoal_gpu_block_barrier(t);
+  if (t->my_pe == root)
+    for (int i = 0; i < t->size; i++) {
+      int pe = shoal_team_peer(t, i);
+      void *r = shoal_dev_ptr(dest, pe);
+      if (!r) { if (tid == 0) shoal_gpu_fail("shmemx_broadcastmem_block", dest, pe); return -1; }
+      shoal_gpu_copy_coop(r, src, nbytes, tid, nt);
+    }
+  shoal_gpu_block_barrier(t);
+  return 0;
+}
+
+__device__ inline int shmemx_fcollectmem_block(shmem_team_t team, void *dest, const void *src, size_t nbytes)
+{
+  shoal_team *t = shoal_gpu_team_or_fail("shmemx_fcollectmem_block", team);
+  unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
+  shoal_gpu_block_barrier(t);
+  for (int i = 0; i < t->size; i++) {
+    int pe = shoal_team_peer(t, i);
+    char *r = (char *)shoal_dev_ptr(dest, pe);
+    if (!r) { if (tid == 0) shoal_gpu_fail("shmemx_fcollectmem_block", dest, pe); return -1; }
+    shoal_gpu_copy_coop(r + (size_t)t->my_pe * nbytes, src, nbytes, tid, nt);
+  }
+  shoal_gpu_block_barrier(t);
+  return 0;
+}
+
+__device__ inline int shmemx_alltoallmem_block(shmem_team_t team, void *dest, const void *src, size_t nbytes)
+{
+  shoal_team *t = shoal_gpu_team_or_fail("shmemx_alltoallmem_block", team);
+  unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
+  shoal_gpu_block_barrier(t);
+  for (int i = 0; i < t->size; i++) {
+    int pe = shoal_team_peer(t, i);
+    int tpe = (t->my_pe + i) % t->size;
+    char *r = (char *)shoal_dev_ptr(dest, pe);
+    if (!r) { if (tid == 0) shoal_gpu_fail("shmemx_alltoallmem_block", dest, pe); return -1; }
+    shoal_gpu_copy_coop(r + (size_t)t->my_pe * nbytes, (const char *)src + (size_t)tpe * nbytes, nbytes,
+                        tid, nt);
+  }
+  shoal_gpu_block_barrier(t);
+  return 0;
+}
+
+/* ---- host entry points that enqueue on a stream -------------------------- */
+#define SHOAL_GPU_LAUNCH_THREADS 1024
+
+template <class shoal_unused = void>
+__global__ void shoal_gpu_k_sync(shmem_team_t team)
+{
+  shoal_gpu_block_barrier(shoal_gpu_team_or_fail("shmemx_team_sync_on_stream", team));
+}
+template <class T, class OP>
+__global__ void shoal_gpu_k_reduce(shmem_team_t team, T *dest, const T *src, size_t n, int scatter)
+{
+  shoal_team *t = shoal_gpu_team_or_fail("shmemx_..._reduce_on_stream", team);
+  if (scatter) shoal_gpu_reduce_block<T, OP>("shmemx_..._reduce_scatter_on_stream (source must be symmetric)",
+                                             t, dest, src + (size_t)t->my_pe * n, n, false);
+  else shoal_gpu_reduce_block<T, OP>("shmemx_..._reduce_on_stream", t, dest, src, n, true);
+}
+template <class shoal_unused = void>
+__global__ void shoal_gpu_k_coll(int which, shmem_team_t team, void *dest, const void *src, size_t n, int root)
+{
+  if (which == 0) (void)shmemx_broadcastmem_block(team, dest, src, n, root);
+  else if (which == 1) (void)shmemx_fcollectmem_block(team, dest, src, n);
+  else (void)shmemx_alltoallmem_block(team, dest, src, n);
+}
+template <class shoal_unused = void>
+__global__ void shoal_gpu_k_signal(uint64_t *sig, uint64_t v, int op, int pe)
+{
+  shoal_fence_system();
+  shoal_dev_signal_update(SHOAL_DEV_CTX, sig, v, op, pe);
+}
+template <class shoal_unused = void>
+__global__ void shoal_gpu_k_fence(void) { shoal_fence_system(); }
+
+static inline int shoal_gpu_launched(const char *call)
+{
+  shoal_gpu_hcheck(call, SHOAL_GPURT(GetLastError)());
+  return 0;
+}
+
+template <class shoal_unused = void>
+static inline int shmemx_team_sync_on_stream(shmem_team_t team, shoal_gpu_stream_t stream)
+{
+  shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
+  return shoal_gpu_launched("shmemx_team_sync_on_stream");
+}
+template <class shoal_unused = void>
+static inline void shmemx_barrier_all_on_stream(shoal_gpu_stream_t stream)
+{
+  shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(SHMEM_TEAM_WORLD);
+  (void)shoal_gpu_launched("shmemx_barrier_all_on_stream");
+}
+template <class shoal_unused = void>
+static inline int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *src,
+                                                size_t nbytes, int root, shoal_gpu_stream_t stream)
+{
+  shoal_gpu_k_coll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(0, team, dest, src, nbytes, root);
+  return shoal_gpu_launched("shmemx_broadcastmem_on_stream");
+}
+template <class shoal_unused = void>
+static inline int shmemx_fcollectmem_on_stream(shmem_team_t team, void *dest, const void *src,
+                                               size_t nbytes, shoal_gpu_stream_t stream)
+{
+  shoal_gpu_k_coll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(1, team, dest, src, nbytes, 0);
+  return shoal_gpu_launched("shmemx_fcollectmem_on_stream");
+}
+template <class shoal_unused = void>
+static inline int shmemx_alltoallmem_on_stream(shmem_team_t team, void *dest, const void *src,
+                                               size_t nbytes, shoal_gpu_stream_t stream)
+{
+  shoal_gpu_k_coll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(2, team, dest, src, nbytes, 0);
+  return shoal_gpu_launched("shmemx_alltoallmem_on_stream");
+}
+#define SHOAL_GPU_REDUCE_STREAM(T, N, OP) \
+  template <class shoal_unused = void> static inline int shmemx_##N##_##OP##_reduce_on_stream(shmem_team_t team, T *dest, const T *src, \
+                                                         size_t nreduce, shoal_gpu_stream_t stream) \
+  { \
+    shoal_gpu_k_reduce<T, shoal_gpu_op_##OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, \
+                                                                                   nreduce, 0); \
+    return shoal_gpu_launched("shmemx_" #N "_" #OP "_reduce_on_stream"); \
+  } \
+  template <class shoal_unused = void> static inline int shmemx_##N##_##OP##_reduce_scatter_on_stream(shmem_team_t team, T *dest, \
+                                                                 const T *src, size_t nreduce, \
+                                                                 shoal_gpu_stream_t stream) \
+  { \
+    shoal_gpu_k_reduce<T, shoal_gpu_op_##OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, \
+                                                                                   nreduce, 1); \
+    return shoal_gpu_launched("shmemx_" #N "_" #OP "_reduce_scatter_on_stream"); \
+  }
+#define SHOAL_GPU_REDUCE_STREAM_BITWISE(T, N) \
+  SHOAL_GPU_REDUCE_STREAM(T, N, and) SHOAL_GPU_REDUCE_STREAM(T, N, or) SHOAL_GPU_REDUCE_STREAM(T, N, xor)
+#define SHOAL_GPU_REDUCE_STREAM_MINMAX(T, N) SHOAL_GPU_REDUCE_STREAM(T, N, min) SHOAL_GPU_REDUCE_STREAM(T, N, max)
+#define SHOAL_GPU_REDUCE_STREAM_ARITH(T, N) SHOAL_GPU_REDUCE_STREAM(T, N, sum) SHOAL_GPU_REDUCE_STREAM(T, N, prod)
+SHOAL_REDUCE_BITWISE_TYPES(SHOAL_GPU_REDUCE_STREAM_BITWISE)
+SHOAL_GPU_MINMAX_TYPES(SHOAL_GPU_REDUCE_STREAM_MINMAX)
+SHOAL_GPU_MINMAX_TYPES(SHOAL_GPU_REDUCE_STREAM_ARITH)
+
+/* Host put/get on a stream: an asynchronous copy to or from the peer's
+ * mapping; put_signal adds a one-thread kernel after it; quiet orders the
+ * stream's earlier transfers before what follows (stream order already
+ * does, the fence makes them visible at system scope). */
+static inline void shoal_gpu_stream_copy(const char *call, void *d, const void *s, size_t n,
+                                         shoal_gpu_stream_t stream)
+{
+  shoal_gpu_hcheck(call, SHOAL_GPURT(MemcpyAsync)(d, s, n, SHOAL_GPURT(MemcpyDefault), stream));
+}
+static inline void *shoal_gpu_peer_or_fail(const char *call, const void *addr, int pe)
+{
+  void *r = shoalx_gpu_peer_ptr(addr, pe);
+  if (!r) {
+    fprintf(stderr, "shoal: PE %d: error: %s: address %p is not in the symmetric GPU heap, or PE %d is "
+            "not mapped\n", shoalh_my_pe(), call, addr, pe);
+    abort();
+  }
+  return r;
+}
+static inline void shmemx_putmem_on_stream(void *dest, const void *src, size_t nbytes, int pe,
+                                           shoal_gpu_stream_t stream)
+{
+  if (nbytes)
+    shoal_gpu_stream_copy("shmemx_putmem_on_stream",
+                          shoal_gpu_peer_or_fail("shmemx_putmem_on_stream", dest, pe), src, nbytes, stream);
+}
+static inline void shmemx_getmem_on_stream(void *dest, const void *src, size_t nbytes, int pe,
+                                           shoal_gpu_stream_t stream)
+{
+  if (nbytes)
+    shoal_gpu_stream_copy("shmemx_getmem_on_stream", dest,
+                          shoal_gpu_peer_or_fail("shmemx_getmem_on_stream", src, pe), nbytes, stream);
+}
+template <class shoal_unused = void>
+static inline void shmemx_putmem_signal_on_stream(void *dest, const void *src, size_t nbytes,
+                                                  uint64_t *sig, uint64_t signal, int sig_op, int pe,
+                                                  shoal_gpu_stream_t stream)
+{
+  shmemx_putmem_on_stream(dest, src, nbytes, pe, stream);
+  (void)shoal_gpu_peer_or_fail("shmemx_putmem_signal_on_stream", sig, pe);
+  shoal_gpu_k_signal<><<<1, 1, 0, stream>>>(sig, signal, sig_op, pe);
+  (void)shoal_gpu_launched("shmemx_putmem_signal_on_stream");
+}
+template <class shoal_unused = void>
+static inline void shmemx_quiet_on_stream(shoal_gpu_stream_t stream)
+{
+  shoal_gpu_k_fence<><<<1, 1, 0, stream>>>();
+  (void)shoal_gpu_launched("shmemx_quiet_on_stream");
+}
+#define SHOAL_GPU_STREAM_TYPED(T, N) \
+  static inline void shmemx_##N##_put_on_stream(T *d, const T *s, size_t n, int pe, shoal_gpu_stream_t st) \
+  { shmemx_putmem_on_stream(d, s, n * sizeof(T), pe, st); } \
+  static inline void shmemx_##N##_get_on_stream(T *d, const T *s, size_t n, int pe, shoal_gpu_stream_t st) \
+  { shmemx_getmem_on_stream(d, s, n * sizeof(T), pe, st); } \
+  template <class shoal_unused = void> \
+  static inline void shmemx_##N##_put_signal_on_stream(T *d, const T *s, size_t n, uint64_t *sig, \
+                                                       uint64_t v, int op, int pe, shoal_gpu_stream_t st) \
+  { shmemx_putmem_signal_on_stream(d, s, n * sizeof(T), sig, v, op, pe, st); }
+SHOAL_GPU_RMA_TYPES(SHOAL_GPU_STREAM_TYPED)
+
+#endif

@@ -1,0 +1,90 @@
+#!/bin/sh
+# Build, and on a GPU machine run, every GPU test, example and benchmark of
+# a GPU build of Shoal (configure --with-cuda, or --with-hip).
+#   tests/gpu/run.sh [--build-only] [--bench] BUILDDIR
+# Programs go to $SHOAL_GPU_OUT (default BUILDDIR/gpu-bin).  Runs use
+# mpirun at 2 GPUs, and 4 when the machine has them; test_device also runs
+# under compute-sanitizer --tool memcheck.  --bench runs bench/gpu too,
+# NVSHMEM's side when $NVSHMEM_HOME (include/, lib/) is set.
+set -u
+build_only=0 bench=0
+while [ $# -gt 1 ]; do
+  case "$1" in --build-only) build_only=1 ;; --bench) bench=1 ;; *) break ;; esac
+  shift
+done
+B=$(cd "${1:?usage: run.sh [--build-only] [--bench] BUILDDIR}" && pwd)
+S=$(cd "$(dirname "$0")/../.." && pwd)
+O=${SHOAL_GPU_OUT:-$B/gpu-bin}
+mkdir -p "$O"
+export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1   # never NVLink multicast
+
+hipcc=${SHOAL_HIPCC:-}
+[ "$hipcc" = no ] && hipcc=
+if [ -n "$hipcc" ]; then
+  CXX="$hipcc -x hip --offload-arch=${SHOAL_GPU_ARCH:-gfx942} -O2 -std=c++17"
+  SHARED="-fPIC -shared"
+  RPATH="-Wl,-rpath,"
+else
+  CXX="${SHOAL_NVCC:-nvcc} -arch=${SHOAL_GPU_ARCH:-sm_90} -O2 -std=c++17 -diag-suppress 20208"
+  SHARED="-Xcompiler -fPIC -shared"
+  RPATH="-Xlinker -rpath -Xlinker "
+fi
+INC="-I$S/include -I$S/tests/gpu"
+LIB="-L$B/.libs -lshoal ${RPATH}$B/.libs"
+
+fails=0
+build() {   # build NAME SOURCES... [-- EXTRA]
+  name=$1; shift
+  echo "  GPU-CC   $name"
+  if ! $CXX $INC "$@" -o "$O/$name" $LIB > "$O/$name.build.log" 2>&1; then
+    cat "$O/$name.build.log"; echo "BUILD FAILED: $name"; fails=$((fails + 1))
+  fi
+}
+T=$S/tests/gpu
+$CXX $INC $SHARED $T/mtu_lib.cu -o "$O/libmtu.so" $LIB > "$O/libmtu.build.log" 2>&1 || { cat "$O/libmtu.build.log"; fails=$((fails + 1)); } &
+$CXX $INC $SHARED $T/mtu_dl.cu -o "$O/libmtu_dl.so" $LIB > "$O/libmtu_dl.build.log" 2>&1 || { cat "$O/libmtu_dl.build.log"; fails=$((fails + 1)); } &
+build test_device $T/test_device.cu &
+build test_coll $T/test_coll.cu &
+wait
+build test_multi_tu $T/mtu_main.cu $T/mtu_a.cu $T/mtu_b.cu -L"$O" -lmtu ${RPATH}"$O" -ldl &
+build ring_put_signal $S/examples/gpu/ring_put_signal.cu &
+build fused_allreduce $S/examples/gpu/fused_allreduce.cu &
+if [ -z "$hipcc" ]; then
+  build bench_p2p_shoal $S/bench/gpu/bench_p2p.cu &
+  NCCL_INC=${NCCL_HOME:+-I$NCCL_HOME/include} NCCL_LIB=${NCCL_HOME:+-L$NCCL_HOME/lib ${RPATH}$NCCL_HOME/lib}
+  build bench_coll $S/bench/gpu/bench_coll.cu $NCCL_INC $NCCL_LIB -lnccl &
+fi
+wait
+[ $fails -eq 0 ] || { echo "gpu: $fails builds failed"; exit 1; }
+[ $build_only -eq 1 ] && { echo "gpu: all GPU programs built in $O"; exit 0; }
+
+ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
+[ "$ngpu" -ge 1 ] || { echo "gpu: no GPU here"; exit 1; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+launch() { timeout "${SHOAL_TEST_TIMEOUT:-300}" mpirun --oversubscribe --bind-to none -np "$@"; }
+status=0
+nps=2; [ "$ngpu" -ge 4 ] && nps="2 4"; [ "$ngpu" -lt 2 ] && nps=1
+for np in $nps; do
+  for p in test_device test_coll "test_multi_tu $O/libmtu_dl.so" ring_put_signal fused_allreduce; do
+    echo "== $p with $np PEs"
+    if ! launch "$np" $O/$p; then echo "FAIL: $p with $np PEs"; status=1; fi
+  done
+done
+if command -v compute-sanitizer > /dev/null; then
+  echo "== compute-sanitizer --tool memcheck test_device with 2 PEs"
+  launch 2 compute-sanitizer --tool memcheck --error-exitcode 9 "$O/test_device" || { echo "FAIL: memcheck"; status=1; }
+fi
+if [ $bench -eq 1 ] && [ "$ngpu" -ge 2 ]; then
+  export BENCH_CSV=${BENCH_CSV:-$O/bench_gpu.csv} SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-3G}
+  echo "== bench_p2p (Shoal)"; launch 2 "$O/bench_p2p_shoal" || status=1
+  if [ -n "${NVSHMEM_HOME:-}" ]; then
+    nvcc -arch=${SHOAL_GPU_ARCH:-sm_90} -O2 -rdc=true -DUSE_NVSHMEM -I"$NVSHMEM_HOME/include" \
+      "$S/bench/gpu/bench_p2p.cu" -o "$O/bench_p2p_nvshmem" -L"$NVSHMEM_HOME/lib" \
+      -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath -Xlinker "$NVSHMEM_HOME/lib" \
+      > "$O/nvshmem.build.log" 2>&1 || { cat "$O/nvshmem.build.log"; status=1; }
+    echo "== bench_p2p (NVSHMEM)"; NVSHMEM_SYMMETRIC_SIZE=1G launch 2 "$O/bench_p2p_nvshmem" || status=1
+  fi
+  echo "== bench_coll (Shoal vs NCCL)"; launch 2 "$O/bench_coll" ${BENCH_COLL_MAX:-} || status=1
+fi
+[ $status -eq 0 ] && echo "gpu: all GPU tests passed" || echo "gpu: FAILURES"
+exit $status

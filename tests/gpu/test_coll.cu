@@ -1,0 +1,246 @@
+/* Collectives inside kernels (one block per PE) and their _on_stream forms:
+ * barrier, reductions (direct, in place, from non-symmetric memory, longer
+ * than the team scratch), reduce_scatter, fcollect, alltoall, broadcast,
+ * on the world team and on split teams; then a captured CUDA graph of
+ * fill -> all-reduce -> check replayed many times with no host reset. */
+#include "gpu_test.h"
+
+/* Small integers keep float sums exact in any order. */
+__host__ __device__ static inline float fval(uint64_t seed, int pe, size_t i, unsigned salt)
+{
+  return (float)(gt_val(seed, pe, i, salt) % 1000) - 500.0f;
+}
+
+__global__ void k_barriers(int iters)
+{
+  for (int i = 0; i < iters; i++) shmemx_barrier_all_block();
+}
+
+__global__ void k_fill_f(float *a, size_t n, uint64_t seed, int pe, unsigned salt)
+{
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    a[i] = fval(seed, pe, i, salt);
+}
+
+__global__ void k_sum(shmem_team_t team, float *dst, const float *src, size_t n)
+{
+  shmemx_float_sum_reduce_block(team, dst, src, n);
+}
+__global__ void k_misc(shmem_team_t team, long *lmax_d, const long *lmax_s, unsigned *x_d, const unsigned *x_s,
+                       int *rs_d, const int *rs_s, size_t n)
+{
+  shmemx_long_max_reduce_block(team, lmax_d, lmax_s, n);
+  shmemx_uint_xor_reduce_block(team, x_d, x_s, n);
+  shmemx_int_sum_reduce_scatter_block(team, rs_d, rs_s, n);
+}
+__global__ void k_move(shmem_team_t team, char *fc_d, const char *fc_s, char *aa_d, const char *aa_s,
+                       char *bc_d, const char *bc_s, size_t nb, int root)
+{
+  shmemx_fcollectmem_block(team, fc_d, fc_s, nb);
+  shmemx_alltoallmem_block(team, aa_d, aa_s, nb);
+  shmemx_broadcastmem_block(team, bc_d, bc_s, nb, root);
+}
+
+/* The graph's kernels: fill from a device-side round counter, check. */
+__global__ void k_graph_fill(float *src, size_t n, uint64_t seed, int pe, unsigned *round)
+{
+  unsigned r = *round;
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    src[i] = fval(seed, pe, i, 1000 + r);
+}
+__global__ void k_graph_check(const float *dst, size_t n, uint64_t seed, int np, unsigned *round,
+                              unsigned *errors)
+{
+  unsigned r = *round;
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    float want = 0;
+    for (int p = 0; p < np; p++) want += fval(seed, p, i, 1000 + r);
+    if (dst[i] != want) atomicAdd(errors, 1u);
+  }
+  __syncthreads();
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    __threadfence();
+  }
+}
+__global__ void k_graph_next(unsigned *round) { *round += 1; }
+
+static void check_sum(shmem_team_t team, const char *what, size_t n, int mode)
+{
+  /* mode 0: symmetric src; 1: in place; 2: src in private device memory */
+  int np = shmem_n_pes();
+  int tsize = shmem_team_n_pes(team);
+  if (tsize <= 0) return;
+  float *sym = (float *)shmem_malloc(sizeof(float) * n), *dst = (float *)shmem_malloc(sizeof(float) * n);
+  float *priv;
+  GT_CUDA(cudaMalloc((void **)&priv, sizeof(float) * n));
+  unsigned salt = 50 + (unsigned)mode;
+  int me = shmem_my_pe();
+  float *src = mode == 2 ? priv : sym;
+  k_fill_f<<<64, 256>>>(src, n, gt_seed, me, salt);
+  GT_CUDA(cudaMemset(dst, 0xFF, sizeof(float) * n));
+  GT_LAUNCHED();
+  float *out = mode == 1 ? src : dst;
+  k_sum<<<1, 1024>>>(team, out, src, n);
+  GT_LAUNCHED();
+  float *h = (float *)malloc(sizeof(float) * n);
+  GT_CUDA(cudaMemcpy(h, out, sizeof(float) * n, cudaMemcpyDeviceToHost));
+  size_t bad = 0;
+  int start = shmem_team_translate_pe(team, 0, SHMEM_TEAM_WORLD);
+  int stride = tsize > 1 ? shmem_team_translate_pe(team, 1, SHMEM_TEAM_WORLD) - start : 1;
+  for (size_t i = 0; i < n; i++) {
+    float want = 0;
+    for (int j = 0; j < tsize; j++) want += fval(gt_seed, start + j * stride, i, salt);
+    if (h[i] != want) bad++;
+  }
+  GT_CHECK(bad == 0, "%s float sum (n=%zu, mode %d, team of %d): %zu wrong", what, n, mode, tsize, bad);
+  (void)np;
+  free(h);
+  GT_CUDA(cudaFree(priv));
+  shmem_free(dst);
+  shmem_free(sym);
+}
+
+int main(void)
+{
+  gt_init();
+  int me = shmem_my_pe(), np = shmem_n_pes();
+
+  k_barriers<<<1, 128>>>(1000);
+  GT_LAUNCHED();
+
+  size_t ns[] = {1, 7, 1031, 65539, 300007};
+  for (size_t i = 0; i < sizeof ns / sizeof *ns; i++)
+    for (int mode = 0; mode < 3; mode++) check_sum(SHMEM_TEAM_WORLD, "world", ns[i], mode);
+
+  /* Split teams: a copy of world, the odd PEs, the even PEs (strided). */
+  shmem_team_t dup = SHMEM_TEAM_INVALID, odd = SHMEM_TEAM_INVALID, even = SHMEM_TEAM_INVALID;
+  shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, np, NULL, 0, &dup);
+  shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (np + 1) / 2, NULL, 0, &even);
+  if (np > 1) shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, np / 2, NULL, 0, &odd);
+  check_sum(dup, "dup", 1031, 0);
+  check_sum(dup, "dup", 65539, 1);
+  shmem_team_t mine = me % 2 ? odd : even;
+  check_sum(mine, "strided", 4099, 0);
+  check_sum(mine, "strided", 70001, 2);
+
+  /* max, xor, reduce_scatter on world */
+  {
+    size_t n = 3001;
+    long *ls = (long *)shmem_malloc(sizeof(long) * n), *ld = (long *)shmem_malloc(sizeof(long) * n);
+    unsigned *xs = (unsigned *)shmem_malloc(sizeof(unsigned) * n), *xd = (unsigned *)shmem_malloc(sizeof(unsigned) * n);
+    int *rs = (int *)shmem_malloc(sizeof(int) * n * np), *rd = (int *)shmem_malloc(sizeof(int) * n);
+    long *hl = (long *)malloc(sizeof(long) * n);
+    unsigned *hx = (unsigned *)malloc(sizeof(unsigned) * n);
+    int *hr = (int *)malloc(sizeof(int) * n * np);
+    for (size_t i = 0; i < n; i++) { hl[i] = (long)gt_val(gt_seed, me, i, 60); hx[i] = (unsigned)gt_val(gt_seed, me, i, 61); }
+    for (size_t i = 0; i < n * np; i++) hr[i] = (int)(gt_val(gt_seed, me, i, 62) % 100000);
+    GT_CUDA(cudaMemcpy(ls, hl, sizeof(long) * n, cudaMemcpyHostToDevice));
+    GT_CUDA(cudaMemcpy(xs, hx, sizeof(unsigned) * n, cudaMemcpyHostToDevice));
+    GT_CUDA(cudaMemcpy(rs, hr, sizeof(int) * n * np, cudaMemcpyHostToDevice));
+    GT_CUDA(cudaMemset(ld, 0xEE, sizeof(long) * n));
+    GT_CUDA(cudaMemset(xd, 0xEE, sizeof(unsigned) * n));
+    GT_CUDA(cudaMemset(rd, 0xEE, sizeof(int) * n));
+    shmem_barrier_all();
+    k_misc<<<1, 512>>>(SHMEM_TEAM_WORLD, ld, ls, xd, xs, rd, rs, n);
+    GT_LAUNCHED();
+    GT_CUDA(cudaMemcpy(hl, ld, sizeof(long) * n, cudaMemcpyDeviceToHost));
+    GT_CUDA(cudaMemcpy(hx, xd, sizeof(unsigned) * n, cudaMemcpyDeviceToHost));
+    GT_CUDA(cudaMemcpy(hr, rd, sizeof(int) * n, cudaMemcpyDeviceToHost));
+    size_t bad[3] = {0, 0, 0};
+    for (size_t i = 0; i < n; i++) {
+      long wl = (long)gt_val(gt_seed, 0, i, 60);
+      unsigned wx = 0;
+      int wr = 0;
+      for (int p = 0; p < np; p++) {
+        long v = (long)gt_val(gt_seed, p, i, 60);
+        if (v > wl) wl = v;
+        wx ^= (unsigned)gt_val(gt_seed, p, i, 61);
+        wr += (int)(gt_val(gt_seed, p, (size_t)me * n + i, 62) % 100000);
+      }
+      bad[0] += hl[i] != wl; bad[1] += hx[i] != wx; bad[2] += hr[i] != wr;
+    }
+    GT_CHECK(!bad[0] && !bad[1] && !bad[2], "max/xor/reduce_scatter wrong: %zu %zu %zu", bad[0], bad[1], bad[2]);
+    free(hl); free(hx); free(hr);
+    shmem_free(rd); shmem_free(rs); shmem_free(xd); shmem_free(xs); shmem_free(ld); shmem_free(ls);
+  }
+
+  /* fcollect, alltoall, broadcast */
+  {
+    size_t nb = 1001;   /* odd: the unaligned paths too */
+    int root = 1 % np;
+    char *fs = (char *)shmem_malloc(nb), *fd = (char *)shmem_malloc(nb * np);
+    char *as = (char *)shmem_malloc(nb * np), *ad = (char *)shmem_malloc(nb * np);
+    char *bs = (char *)shmem_malloc(nb), *bd = (char *)shmem_malloc(nb);
+    unsigned char *h = (unsigned char *)malloc(nb * np);
+    for (size_t i = 0; i < nb; i++) h[i] = (unsigned char)gt_val(gt_seed, me, i, 70);
+    GT_CUDA(cudaMemcpy(fs, h, nb, cudaMemcpyHostToDevice));
+    for (size_t i = 0; i < nb; i++) h[i] = (unsigned char)gt_val(gt_seed, me, i, 72);
+    GT_CUDA(cudaMemcpy(bs, h, nb, cudaMemcpyHostToDevice));
+    for (size_t i = 0; i < nb * np; i++) h[i] = (unsigned char)gt_val(gt_seed, me, i, 71);
+    GT_CUDA(cudaMemcpy(as, h, nb * np, cudaMemcpyHostToDevice));
+    GT_CUDA(cudaMemset(fd, 0x11, nb * np));
+    GT_CUDA(cudaMemset(ad, 0x11, nb * np));
+    GT_CUDA(cudaMemset(bd, 0x11, nb));
+    shmem_barrier_all();
+    k_move<<<1, 256>>>(SHMEM_TEAM_WORLD, fd, fs, ad, as, bd, bs, nb, root);
+    GT_LAUNCHED();
+    size_t bad[3] = {0, 0, 0};
+    GT_CUDA(cudaMemcpy(h, fd, nb * np, cudaMemcpyDeviceToHost));
+    for (int p = 0; p < np; p++)
+      for (size_t i = 0; i < nb; i++) bad[0] += h[p * nb + i] != (unsigned char)gt_val(gt_seed, p, i, 70);
+    GT_CUDA(cudaMemcpy(h, ad, nb * np, cudaMemcpyDeviceToHost));
+    for (int p = 0; p < np; p++)
+      for (size_t i = 0; i < nb; i++)
+        bad[1] += h[p * nb + i] != (unsigned char)gt_val(gt_seed, p, (size_t)me * nb + i, 71);
+    GT_CUDA(cudaMemcpy(h, bd, nb, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < nb; i++) bad[2] += h[i] != (unsigned char)gt_val(gt_seed, root, i, 72);
+    GT_CHECK(!bad[0] && !bad[1] && !bad[2], "fcollect/alltoall/broadcast wrong: %zu %zu %zu", bad[0], bad[1], bad[2]);
+    free(h);
+    shmem_free(bd); shmem_free(bs); shmem_free(ad); shmem_free(as); shmem_free(fd); shmem_free(fs);
+  }
+
+  /* A captured graph: fill (from a device-side round) -> barrier ->
+   * all-reduce on the stream -> check -> next round; replayed with no
+   * host-side reset of any flag. */
+  {
+    size_t n = 8191;
+    const int replays = 200;
+    float *src = (float *)shmem_malloc(sizeof(float) * n), *dst = (float *)shmem_malloc(sizeof(float) * n);
+    unsigned *round, *errors;
+    GT_CUDA(cudaMalloc((void **)&round, sizeof(unsigned)));
+    GT_CUDA(cudaMalloc((void **)&errors, sizeof(unsigned)));
+    GT_CUDA(cudaMemset(round, 0, sizeof(unsigned)));
+    GT_CUDA(cudaMemset(errors, 0, sizeof(unsigned)));
+    GT_CUDA(cudaDeviceSynchronize());
+    cudaStream_t s;
+    GT_CUDA(cudaStreamCreate(&s));
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    shmem_barrier_all();
+    GT_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    k_graph_fill<<<32, 256, 0, s>>>(src, n, gt_seed, me, round);
+    shmemx_barrier_all_on_stream(s);
+    shmemx_float_sum_reduce_on_stream(SHMEM_TEAM_WORLD, dst, src, n, s);
+    k_graph_check<<<32, 256, 0, s>>>(dst, n, gt_seed, np, round, errors);
+    k_graph_next<<<1, 1, 0, s>>>(round);
+    GT_CUDA(cudaStreamEndCapture(s, &graph));
+    GT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    for (int r = 0; r < replays; r++) GT_CUDA(cudaGraphLaunch(exec, s));
+    GT_CUDA(cudaStreamSynchronize(s));
+    unsigned hr, he;
+    GT_CUDA(cudaMemcpy(&hr, round, sizeof hr, cudaMemcpyDeviceToHost));
+    GT_CUDA(cudaMemcpy(&he, errors, sizeof he, cudaMemcpyDeviceToHost));
+    GT_CHECK(hr == (unsigned)replays && he == 0, "graph replay: %u rounds, %u wrong elements", hr, he);
+    if (me == 0) printf("graph replay: %u rounds of fill/barrier/all-reduce/check, %u errors\n", hr, he);
+    GT_CUDA(cudaGraphExecDestroy(exec));
+    GT_CUDA(cudaGraphDestroy(graph));
+    GT_CUDA(cudaStreamDestroy(s));
+    shmem_free(dst);
+    shmem_free(src);
+  }
+
+  if (dup != SHMEM_TEAM_INVALID) shmem_team_destroy(dup);
+  if (odd != SHMEM_TEAM_INVALID) shmem_team_destroy(odd);
+  if (even != SHMEM_TEAM_INVALID) shmem_team_destroy(even);
+  return gt_finish("test_coll");
+}

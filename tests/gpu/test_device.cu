@@ -1,0 +1,284 @@
+/* Device-initiated point-to-point API on GPU PEs: put/get/p/g at thread,
+ * warp and block scope (aligned and misaligned), put_signal, every AMO
+ * class under contention from all PEs, wait/test, team queries in kernels,
+ * and the host API on GPU memory.  Every output is poisoned first and
+ * every element checked on the host. */
+#include "gpu_test.h"
+
+#define N 1031   /* a prime: no power-of-two luck */
+
+__global__ void fill(void *a, size_t nbytes, uint64_t seed, int pe, unsigned salt)
+{
+  unsigned char *p = (unsigned char *)a;
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < nbytes; i += gridDim.x * blockDim.x)
+    p[i] = (unsigned char)(gt_val(seed, pe, i / 8, salt) >> (8 * (i % 8)));
+}
+static void fill_host_expect(unsigned char *p, size_t nbytes, int pe, unsigned salt)
+{
+  for (size_t i = 0; i < nbytes; i++) p[i] = (unsigned char)(gt_val(gt_seed, pe, i / 8, salt) >> (8 * (i % 8)));
+}
+
+/* Thread scope: one thread puts N ints to every PE (staggered), then the
+ * block barrier; p of one long to every PE by thread t. */
+__global__ void k_put_thread(int *dst, const int *src, long *pv, uint64_t seed)
+{
+  int me = shmem_my_pe(), np = shmem_n_pes();
+  if (threadIdx.x == 0)
+    for (int i = 0; i < np; i++) shmem_int_put(dst + (size_t)me * N, src, N, (me + i) % np);
+  if ((int)threadIdx.x < np) shmem_long_p(pv + me, (long)gt_val(seed, me, 7, 3), threadIdx.x);
+  shmemx_barrier_all_block();
+}
+
+/* g and get back from the next PE. */
+__global__ void k_get_thread(int *back, const int *dst, long *gv, const long *pv)
+{
+  int me = shmem_my_pe(), np = shmem_n_pes();
+  if (threadIdx.x == 0) shmem_int_get(back, dst + (size_t)me * N, N, (me + 1) % np);
+  if ((int)threadIdx.x < np) gv[threadIdx.x] = shmem_long_g(pv + threadIdx.x, (me + 1) % np);
+}
+
+/* Warp and block scope putmem at byte offset off (misaligned when off is
+ * not a multiple of 16), size n, to the next PE; getmem_block back. */
+__global__ void k_coop(char *dst, const char *src, size_t n, size_t off, int warp, char *back)
+{
+  int me = shmem_my_pe(), np = shmem_n_pes(), next = (me + 1) % np;
+  if (warp) {
+    if (threadIdx.x < 32) shmemx_putmem_warp(dst + off, src, n, next);
+  } else {
+    shmemx_putmem_block(dst + off, src, n, next);
+  }
+  shmemx_barrier_all_block();
+  shmemx_getmem_block(back, dst + off, n, next);   /* what I put there */
+}
+
+/* put_signal at each scope to the next PE, then wait for mine. */
+__global__ void k_signal(char *dst, const char *src, size_t n, uint64_t *sig, int scope, uint64_t round)
+{
+  int me = shmem_my_pe(), np = shmem_n_pes(), next = (me + 1) % np;
+  if (scope == 0) {
+    if (threadIdx.x == 0) shmem_putmem_signal(dst, src, n, sig, 1, SHMEM_SIGNAL_ADD, next);
+  } else if (scope == 1) {
+    if (threadIdx.x < 32) shmemx_putmem_signal_warp(dst, src, n, sig, 1, SHMEM_SIGNAL_ADD, next);
+  } else {
+    shmemx_putmem_signal_block(dst, src, n, sig, 1, SHMEM_SIGNAL_ADD, next);
+  }
+  if (threadIdx.x == 0) shmem_signal_wait_until(sig, SHMEM_CMP_GE, round);
+  __syncthreads();
+}
+
+/* AMOs from every thread of every PE on PE 0's words. */
+__global__ void k_amo(uint64_t *ctr, int *cas, unsigned *bits, long *sw, uint64_t *fetched)
+{
+  int me = shmem_my_pe();
+  unsigned t = threadIdx.x;
+  fetched[t] = shmem_uint64_atomic_fetch_add(ctr, 1, 0);
+  shmem_uint64_atomic_inc(ctr, 0);
+  shmem_uint64_atomic_add(ctr, 2, 0);
+  if (t == 0) {
+    int old = shmem_int_atomic_compare_swap(cas, 0, me + 1, 0);
+    (void)old;
+    shmem_uint_atomic_fetch_or(bits, 1u << me, 0);
+    shmem_uint_atomic_xor(bits, 1u << (me + 8), 0);
+    shmem_uint_atomic_xor(bits, 1u << (me + 8), 0);   /* xor twice: no change */
+    shmem_uint_atomic_and(bits + 1, ~(1u << me), 0);
+    (void)shmem_long_atomic_swap(sw, me + 100, 0);
+  }
+  shmemx_barrier_all_block();
+}
+
+/* Team queries and translation inside a kernel; shmem_ptr. */
+__global__ void k_team(shmem_team_t team, int *out, const int *sym)
+{
+  if (threadIdx.x) return;
+  int np = shmem_n_pes();
+  out[0] = shmem_team_my_pe(SHMEM_TEAM_WORLD);
+  out[1] = shmem_team_n_pes(SHMEM_TEAM_WORLD);
+  out[2] = team == SHMEM_TEAM_INVALID ? -2 : shmem_team_my_pe(team);
+  out[3] = team == SHMEM_TEAM_INVALID ? -2 : shmem_team_n_pes(team);
+  out[4] = team == SHMEM_TEAM_INVALID ? -2 : shmem_team_translate_pe(team, 0, SHMEM_TEAM_WORLD);
+  out[5] = shmem_ptr(sym, np - 1) != NULL;
+  out[6] = shmem_ptr((const void *)out, 0) == NULL;   /* not symmetric */
+}
+
+/* Waits in kernels: wait_until_any over one flag per PE, set by a host put. */
+__global__ void k_wait(uint64_t *flags, size_t n, size_t *which, int *tested)
+{
+  if (threadIdx.x) return;
+  *which = shmem_uint64_wait_until_any(flags, n, NULL, SHMEM_CMP_NE, 0);
+  shmem_uint64_wait_until_all(flags, n, NULL, SHMEM_CMP_NE, 0);
+  *tested = shmem_uint64_test(flags, SHMEM_CMP_EQ, 0);
+}
+
+int main(void)
+{
+  gt_init();
+  int me = shmem_my_pe(), np = shmem_n_pes(), next = (me + 1) % np, prev = (me + np - 1) % np;
+
+  /* ---- thread scope put/get/p/g ---- */
+  int *dst = (int *)shmem_malloc(sizeof(int) * N * np);
+  long *pv = (long *)shmem_malloc(sizeof(long) * np);
+  int *src, *back;
+  long *gv;
+  GT_CUDA(cudaMalloc((void **)&src, sizeof(int) * N));
+  GT_CUDA(cudaMalloc((void **)&back, sizeof(int) * N));
+  GT_CUDA(cudaMalloc((void **)&gv, sizeof(long) * np));
+  fill<<<8, 256>>>(src, sizeof(int) * N, gt_seed, me, 1);
+  GT_CUDA(cudaMemset(dst, 0xA5, sizeof(int) * N * np));
+  GT_CUDA(cudaMemset(back, 0xA5, sizeof(int) * N));
+  GT_LAUNCHED();
+  shmem_barrier_all();
+  k_put_thread<<<1, 64>>>(dst, src, pv, gt_seed);
+  GT_LAUNCHED();
+  k_get_thread<<<1, 64>>>(back, dst, gv, pv);
+  GT_LAUNCHED();
+  {
+    size_t bytes = sizeof(int) * N;
+    unsigned char *h = (unsigned char *)malloc(bytes * np), *e = (unsigned char *)malloc(bytes);
+    GT_CUDA(cudaMemcpy(h, dst, bytes * np, cudaMemcpyDeviceToHost));
+    for (int p = 0; p < np; p++) {
+      fill_host_expect(e, bytes, p, 1);
+      GT_CHECK(!memcmp(h + p * bytes, e, bytes), "thread put: block from PE %d wrong", p);
+    }
+    GT_CUDA(cudaMemcpy(h, back, bytes, cudaMemcpyDeviceToHost));
+    fill_host_expect(e, bytes, me, 1);
+    GT_CHECK(!memcmp(h, e, bytes), "thread get from PE %d wrong", next);
+    long hv[64];
+    GT_CUDA(cudaMemcpy(hv, gv, sizeof(long) * np, cudaMemcpyDeviceToHost));
+    for (int p = 0; p < np; p++) GT_CHECK(hv[p] == (long)gt_val(gt_seed, p, 7, 3), "p/g of PE %d's value wrong", p);
+    free(h); free(e);
+  }
+
+  /* ---- warp and block scope, aligned and misaligned, several sizes ---- */
+  size_t sizes[] = {1, 15, 16, 17, 1000, 4096, 65537, 1 << 20};
+  size_t offs[] = {0, 3, 8};
+  size_t maxn = (1 << 20) + 64;
+  char *cdst = (char *)shmem_malloc(maxn), *csrc, *cback;
+  GT_CUDA(cudaMalloc((void **)&csrc, maxn));
+  GT_CUDA(cudaMalloc((void **)&cback, maxn));
+  unsigned char *h = (unsigned char *)malloc(maxn), *e = (unsigned char *)malloc(maxn);
+  for (int warp = 0; warp < 2; warp++)
+    for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
+      for (size_t oi = 0; oi < sizeof offs / sizeof *offs; oi++) {
+        size_t n = sizes[si], off = offs[oi];
+        unsigned salt = 10 + (unsigned)(si * 4 + oi) + 100 * warp;
+        fill<<<64, 256>>>(csrc, n, gt_seed, me, salt);
+        GT_CUDA(cudaMemset(cdst, 0x5A, maxn));
+        GT_CUDA(cudaMemset(cback, 0x5A, maxn));
+        GT_LAUNCHED();
+        shmem_barrier_all();
+        k_coop<<<1, warp ? 32 : 512>>>(cdst, csrc, n, off, warp, cback);
+        GT_LAUNCHED();
+        shmem_barrier_all();
+        GT_CUDA(cudaMemcpy(h, cdst, maxn, cudaMemcpyDeviceToHost));
+        fill_host_expect(e, n, prev, salt);
+        GT_CHECK(!memcmp(h + off, e, n), "%s put of %zu bytes at offset %zu from PE %d wrong",
+                 warp ? "warp" : "block", n, off, prev);
+        int untouched = 1;
+        for (size_t i = 0; i < off; i++) untouched &= h[i] == 0x5A;
+        for (size_t i = off + n; i < maxn; i++) untouched &= h[i] == 0x5A;
+        GT_CHECK(untouched, "%s put of %zu bytes at offset %zu wrote outside its range",
+                 warp ? "warp" : "block", n, off);
+        GT_CUDA(cudaMemcpy(h, cback, n, cudaMemcpyDeviceToHost));
+        fill_host_expect(e, n, me, salt);
+        GT_CHECK(!memcmp(h, e, n), "block get of %zu bytes at offset %zu wrong", n, off);
+      }
+
+  /* ---- put_signal at thread, warp, block scope ---- */
+  uint64_t *sig = (uint64_t *)shmem_calloc(1, sizeof(uint64_t));
+  for (int scope = 0; scope < 3; scope++) {
+    size_t n = 100003;
+    unsigned salt = 200 + scope;
+    fill<<<64, 256>>>(csrc, n, gt_seed, me, salt);
+    GT_CUDA(cudaMemset(cdst, 0x5A, maxn));
+    GT_LAUNCHED();
+    shmem_barrier_all();
+    k_signal<<<1, 256>>>(cdst, csrc, n, sig, scope, (uint64_t)scope + 1);
+    GT_LAUNCHED();
+    GT_CUDA(cudaMemcpy(h, cdst, n, cudaMemcpyDeviceToHost));
+    fill_host_expect(e, n, prev, salt);
+    GT_CHECK(!memcmp(h, e, n), "put_signal (scope %d) data from PE %d wrong", scope, prev);
+    uint64_t s = shmem_signal_fetch(sig);   /* host on GPU memory */
+    GT_CHECK(s == (uint64_t)scope + 1, "signal after scope %d is %llu", scope, (unsigned long long)s);
+    shmem_barrier_all();
+  }
+
+  /* ---- AMOs under contention ---- */
+  uint64_t *ctr = (uint64_t *)shmem_calloc(1, sizeof(uint64_t));
+  int *cas = (int *)shmem_calloc(1, sizeof(int));
+  unsigned *bits = (unsigned *)shmem_calloc(2, sizeof(unsigned));
+  long *sw = (long *)shmem_calloc(1, sizeof(long));
+  if (me == 0) { unsigned ones = ~0u; shmem_uint_put(bits + 1, &ones, 1, 0); }
+  shmem_barrier_all();
+  const int T = 256;
+  uint64_t *fetched;
+  GT_CUDA(cudaMalloc((void **)&fetched, sizeof(uint64_t) * T));
+  k_amo<<<1, T>>>(ctr, cas, bits, sw, fetched);
+  GT_LAUNCHED();
+  shmem_barrier_all();
+  {
+    uint64_t c = shmem_uint64_atomic_fetch(ctr, 0);   /* host AMO on GPU memory */
+    GT_CHECK(c == (uint64_t)np * T * 4, "counter %llu, expected %llu", (unsigned long long)c,
+             (unsigned long long)np * T * 4);
+    int cv = shmem_int_g(cas, 0);
+    GT_CHECK(cv >= 1 && cv <= np, "compare_swap winner %d", cv);
+    unsigned b0 = shmem_uint_g(bits, 0), b1 = shmem_uint_g(bits + 1, 0);
+    GT_CHECK(b0 == (np >= 32 ? ~0u : (1u << np) - 1), "fetch_or/xor result %#x", b0);
+    GT_CHECK(b1 == ~((np >= 32 ? ~0u : (1u << np) - 1)), "and result %#x", b1);
+    long s = shmem_long_g(sw, 0);
+    GT_CHECK(s >= 100 && s < 100 + np, "swap result %ld", s);
+    uint64_t hf[T];
+    GT_CUDA(cudaMemcpy(hf, fetched, sizeof hf, cudaMemcpyDeviceToHost));
+    for (int t = 0; t < T; t++) GT_CHECK(hf[t] < (uint64_t)np * T * 4, "fetched %llu out of range", (unsigned long long)hf[t]);
+    /* host-side AMOs on GPU memory */
+    shmem_barrier_all();
+    uint64_t before = shmem_uint64_atomic_fetch_add(ctr, 5, 0);
+    (void)before;
+    shmem_barrier_all();
+    c = shmem_uint64_atomic_fetch(ctr, 0);
+    GT_CHECK(c == (uint64_t)np * T * 4 + 5 * (uint64_t)np, "host fetch_add total %llu", (unsigned long long)c);
+  }
+
+  /* ---- team queries in kernels ---- */
+  shmem_team_t evens = SHMEM_TEAM_INVALID;
+  shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (np + 1) / 2, NULL, 0, &evens);
+  int *tout;
+  GT_CUDA(cudaMalloc((void **)&tout, 8 * sizeof(int)));
+  k_team<<<1, 32>>>(evens, tout, dst);
+  GT_LAUNCHED();
+  {
+    int t[8];
+    GT_CUDA(cudaMemcpy(t, tout, sizeof(int) * 7, cudaMemcpyDeviceToHost));
+    GT_CHECK(t[0] == me && t[1] == np, "world team in kernel: %d of %d", t[0], t[1]);
+    if (me % 2 == 0) {
+      GT_CHECK(t[2] == me / 2 && t[3] == (np + 1) / 2 && t[4] == 0, "even team in kernel: %d %d %d", t[2], t[3], t[4]);
+    } else {
+      GT_CHECK(t[2] == -2, "odd PE got a team handle");
+    }
+    GT_CHECK(t[5] == 1 && t[6] == 1, "shmem_ptr in kernel: %d %d", t[5], t[6]);
+  }
+  if (evens != SHMEM_TEAM_INVALID) shmem_team_destroy(evens);
+
+  /* ---- waits in kernels released by host puts into GPU memory ---- */
+  uint64_t *flags = (uint64_t *)shmem_calloc((size_t)np, sizeof(uint64_t));
+  size_t *which;
+  int *tested;
+  GT_CUDA(cudaMalloc((void **)&which, sizeof(size_t)));
+  GT_CUDA(cudaMalloc((void **)&tested, sizeof(int)));
+  shmem_barrier_all();
+  k_wait<<<1, 32>>>(flags, (size_t)np, which, tested);
+  uint64_t one = (uint64_t)me + 1;
+  for (int p = 0; p < np; p++) shmem_uint64_put(flags + me, &one, 1, p);   /* host put to GPU heaps */
+  GT_LAUNCHED();
+  {
+    size_t w; int tv;
+    GT_CUDA(cudaMemcpy(&w, which, sizeof w, cudaMemcpyDeviceToHost));
+    GT_CUDA(cudaMemcpy(&tv, tested, sizeof tv, cudaMemcpyDeviceToHost));
+    GT_CHECK(w < (size_t)np && tv == 0, "wait_until_any gave %zu, test %d", w, tv);
+    shmem_uint64_wait_until(flags + prev, SHMEM_CMP_EQ, (uint64_t)prev + 1);   /* host wait on GPU memory */
+  }
+
+  free(h); free(e);
+  shmem_free(flags); shmem_free(sw); shmem_free(bits); shmem_free(cas); shmem_free(ctr); shmem_free(sig);
+  shmem_free(cdst); shmem_free(pv); shmem_free(dst);
+  return gt_finish("test_device");
+}
