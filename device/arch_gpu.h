@@ -40,7 +40,7 @@ template <class T, class U> __device__ inline void shoal_gpu_store(T *p, U v, cu
 }
 #define SHOAL_GPU_RMW(NAME, METHOD) \
   template <class T, class U> __device__ inline T NAME(T *p, U v) \
-  { return shoal_gpu_ref(p).METHOD((T)v, cuda::memory_order_seq_cst); }
+  { return shoal_gpu_ref(p).METHOD((T)v, cuda::memory_order_relaxed); }
 SHOAL_GPU_RMW(shoal_gpu_fetch_add, fetch_add)
 SHOAL_GPU_RMW(shoal_gpu_fetch_and, fetch_and)
 SHOAL_GPU_RMW(shoal_gpu_fetch_or, fetch_or)
@@ -49,7 +49,7 @@ SHOAL_GPU_RMW(shoal_gpu_exchange, exchange)
 #undef SHOAL_GPU_RMW
 template <class T, class U> __device__ inline bool shoal_gpu_cas(T *p, T *cmp, U v)
 {
-  return shoal_gpu_ref(p).compare_exchange_strong(*cmp, (T)v, cuda::memory_order_seq_cst);
+  return shoal_gpu_ref(p).compare_exchange_strong(*cmp, (T)v, cuda::memory_order_relaxed);
 }
 #else /* HIP */
 #define SHOAL_MO(o) __ATOMIC_##o
@@ -64,7 +64,7 @@ template <class T, class U> __device__ inline void shoal_gpu_store(T *p, U v, in
 }
 #define SHOAL_GPU_RMW(NAME, BUILTIN) \
   template <class T, class U> __device__ inline T NAME(T *p, U v) \
-  { return BUILTIN(p, (T)v, __ATOMIC_SEQ_CST, SHOAL_HIP_SYS); }
+  { return BUILTIN(p, (T)v, __ATOMIC_RELAXED, SHOAL_HIP_SYS); }
 SHOAL_GPU_RMW(shoal_gpu_fetch_add, __hip_atomic_fetch_add)
 SHOAL_GPU_RMW(shoal_gpu_fetch_and, __hip_atomic_fetch_and)
 SHOAL_GPU_RMW(shoal_gpu_fetch_or, __hip_atomic_fetch_or)
@@ -73,7 +73,7 @@ SHOAL_GPU_RMW(shoal_gpu_exchange, __hip_atomic_exchange)
 #undef SHOAL_GPU_RMW
 template <class T, class U> __device__ inline bool shoal_gpu_cas(T *p, T *cmp, U v)
 {
-  return __hip_atomic_compare_exchange_strong(p, cmp, (T)v, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST,
+  return __hip_atomic_compare_exchange_strong(p, cmp, (T)v, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
                                               SHOAL_HIP_SYS);
 }
 #endif
@@ -99,12 +99,21 @@ template <class T, class U> __device__ inline bool shoal_gpu_cas(T *p, T *cmp, U
 #define shoal_fetch_and(p, v) shoal_gpu_fetch_and((p), (v))
 #define shoal_fetch_or(p, v) shoal_gpu_fetch_or((p), (v))
 #define shoal_fetch_xor(p, v) shoal_gpu_fetch_xor((p), (v))
-#define shoal_atomic_load_any(p, out) (*(out) = shoal_gpu_load((p), SHOAL_SC))
-#define shoal_atomic_store_any(p, in) shoal_gpu_store((p), *(in), SHOAL_SC)
+#define shoal_atomic_load_any(p, out) (*(out) = shoal_gpu_load((p), SHOAL_RLX))
+#define shoal_atomic_store_any(p, in) shoal_gpu_store((p), *(in), SHOAL_RLX)
 #define shoal_atomic_swap_any(p, in, out) (*(out) = shoal_gpu_exchange((p), *(in)))
 #define shoal_cas(p, cmp, v) shoal_gpu_cas((p), (cmp), (v))
 
-SHOAL_FN void shoal_fence_system(void) { __threadfence_system(); }
+/* AMOs are relaxed: OpenSHMEM orders them only through fence, quiet and
+ * barriers, which device/ code issues explicitly (shoal_fence_system before
+ * a signal or a barrier arrival).  An acquire-release fence at system scope
+ * orders every earlier load and store of this thread, to any GPU or the
+ * host, before every later one: what fence, quiet and put_signal need. */
+#if defined(__CUDACC__)
+SHOAL_FN void shoal_fence_system(void) { cuda::atomic_thread_fence(cuda::memory_order_acq_rel, cuda::thread_scope_system); }
+#else
+SHOAL_FN void shoal_fence_system(void) { __atomic_thread_fence(__ATOMIC_ACQ_REL); }
+#endif
 
 /* One thread's copy.  Peers are reached over NVLink/xGMI, where 16-byte
  * accesses are what reaches full bandwidth; fall back to 8, 4, then bytes. */
@@ -128,11 +137,12 @@ SHOAL_FN void shoal_copy(void *dst, const void *src, size_t n)
 typedef struct shoal_backoff { unsigned spins; } shoal_backoff;
 #define SHOAL_BACKOFF_INIT {0}
 /* A waiting GPU thread never yields to the PE it waits for (that PE is
- * another GPU), so a short sleep only saves power and memory traffic. */
+ * another GPU): spin first (latency), then sleep briefly to save memory
+ * traffic on long waits. */
 SHOAL_FN void shoal_backoff_wait(shoal_backoff *b)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-  if (b->spins++ > 64) __nanosleep(20);
+  if (b->spins++ > 4096) __nanosleep(32);
 #else
   b->spins++;
 #endif

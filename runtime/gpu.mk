@@ -4,7 +4,10 @@
 shoalinc_HEADERS += include/shoal/gpu_pre.h include/shoal/gpu.h include/shoal/gpu_x.h
 shoaldev_HEADERS += device/gpu_image.h device/state_gpu.h device/remote_gpu.h
 EXTRA_DIST += runtime/gpu_cuda.c runtime/gpu_hip.c runtime/gpu_runtime.c runtime/gpu.h \
-	tests/gpu/run.sh
+	tests/gpu/run.sh tests/gpu/ci.sh tests/gpu/gpu_test.h tests/gpu/test_device.cu \
+	tests/gpu/test_coll.cu tests/gpu/mtu_main.cu tests/gpu/mtu_a.cu tests/gpu/mtu_b.cu \
+	tests/gpu/mtu_lib.cu tests/gpu/mtu_dl.cu examples/gpu/ring_put_signal.cu \
+	examples/gpu/fused_allreduce.cu bench/gpu/bench_p2p.cu bench/gpu/bench_coll.cu
 if HAVE_CUDA
 libshoal_la_SOURCES += runtime/gpu.h runtime/gpu_runtime.c runtime/gpu_cuda.c
 libshoal_la_CPPFLAGS += $(CUDA_CPPFLAGS)

@@ -96,8 +96,10 @@ static void team_to_device(const shoal_team *t)
   shoal_team d = *t;
   size_t sync_off = (size_t)((char *)t->sync - (char *)shoal_rt.heap_seg.base);
   size_t scratch_off = (size_t)(t->scratch - (char *)shoal_rt.heap_seg.base);
+  size_t chan_off = (size_t)((char *)t->chan - (char *)shoal_rt.heap_seg.base);
   d.sync = (uint64_t *)(g.base + sync_off);
-  d.scratch = g.base + scratch_off;
+  d.chan = (uint64_t *)(g.base + chan_off);
+  d.scratch = t->scratch ? g.base + scratch_off : NULL;
   d.all_mapped = 0;
   d.parent = NULL;
   GPU_CK("shmem_init", "copying a team to the GPU",
@@ -262,7 +264,7 @@ SHOAL_API void *shoalx_gpu_calloc(size_t count, size_t size)
 
 SHOAL_API void shoalx_gpu_team_created(shmem_team_t team)
 {
-  if (team == SHMEM_TEAM_INVALID || !g.on) return;
+  if (team == SHMEM_TEAM_INVALID || !g.on || team->slot < 0) return;
   shoal_team *t = team;
   size_t sync_bytes = (size_t)(t->scratch - (char *)t->sync);
   size_t sync_off = (size_t)((char *)t->sync - (char *)shoal_rt.heap_seg.base);

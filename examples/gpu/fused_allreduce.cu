@@ -7,10 +7,15 @@
 #include <shmemx.h>
 #include <math.h>
 #include <stdio.h>
+#if defined(__HIPCC__)
+#define cudaDeviceSynchronize hipDeviceSynchronize
+#define cudaMemcpy hipMemcpy
+#define cudaMemcpyDeviceToHost hipMemcpyDeviceToHost
+#endif
 
 #define N 100000
 
-__global__ void compute_reduce_normalize(shmem_team_t team, float *v, float *sum, float *out, int n)
+__global__ void __launch_bounds__(1024) compute_reduce_normalize(shmem_team_t team, float *v, float *sum, float *out, int n)
 {
   int me = shmem_my_pe();
   for (int i = threadIdx.x; i < n; i += blockDim.x) v[i] = (float)((i % 97) + me);   /* compute */
@@ -31,7 +36,7 @@ int main(void)
   if (team != SHMEM_TEAM_INVALID) {
     int tn = shmem_team_n_pes(team);
     compute_reduce_normalize<<<1, 1024>>>(team, v, sum, out, N);
-    cudaDeviceSynchronize();
+    if (cudaDeviceSynchronize() != 0) { fprintf(stderr, "fused_allreduce: kernel failed\n"); return 1; }
     float *h = (float *)malloc(N * sizeof(float));
     cudaMemcpy(h, sum, N * sizeof(float), cudaMemcpyDeviceToHost);
     for (int i = 0; i < N; i++) {

@@ -34,7 +34,7 @@ int main(void)
   long *token = (long *)shmem_calloc(2, sizeof(long));
   uint64_t *sig = (uint64_t *)shmem_calloc(1, sizeof(uint64_t));
   ring<<<1, 32>>>(token, token + 1, sig, rounds);
-  gpuDeviceSynchronize();
+  if (gpuDeviceSynchronize() != 0) { fprintf(stderr, "ring: kernel failed\n"); return 1; }
   shmem_barrier_all();
   /* Each lap adds 0 + 1 + ... + n-1; after `rounds` laps PE 0 holds it all. */
   long want = (long)rounds * n * (n - 1) / 2, got = shmem_long_g(token, 0);

@@ -13,9 +13,11 @@
 #define SHOAL_GPU_H
 
 #include <type_traits>
-#include "device/signal.h"
-#include "device/wait.h"
-#include "collectives/barrier.h"
+/* Installed as <shoal/device/...>; a build tree provides the same layout
+ * (tests/gpu/run.sh makes it under its output directory). */
+#include <shoal/device/signal.h>
+#include <shoal/device/wait.h>
+#include <shoal/collectives/barrier.h>
 
 #undef shmem_my_pe
 #undef shmem_n_pes

@@ -183,6 +183,41 @@ template <class T> union shoal_gpu_vec {
   T e[sizeof(T) <= 16 ? 16 / sizeof(T) : 1];
 };
 
+/* out[i] = OP over the members of their mine[i], i < m, by threads tid of
+ * nt (a block, or a whole grid).  peer: the members' mappings of mine, or
+ * NULL to translate per element (large teams). */
+template <class T, class OP>
+__device__ inline void shoal_gpu_reduce_part(shoal_team *t, T *out, const T *mine, size_t m, const T *const *peer,
+                                             size_t tid, size_t nt)
+{
+  int np = t->size;
+  const size_t K = sizeof(shoal_gpu_vec<T>) / sizeof(T);
+  bool vec = peer && sizeof(T) * K == 16 && (((uintptr_t)out | (uintptr_t)mine) & 15) == 0;
+  size_t done = 0;
+  if (vec) {
+    size_t nv = m / K;
+    for (size_t i = tid; i < nv; i += nt) {
+      shoal_gpu_vec<T> acc, x;
+      acc.v = SHOAL_GPU_LDCG((const uint4 *)peer[0] + i);
+      for (int j = 1; j < np; j++) {
+        x.v = SHOAL_GPU_LDCG((const uint4 *)peer[j] + i);
+        for (size_t k = 0; k < K; k++) acc.e[k] = OP::f(acc.e[k], x.e[k]);
+      }
+      ((uint4 *)out)[i] = acc.v;
+    }
+    done = nv * K;
+  }
+  for (size_t i = done + tid; i < m; i += nt) {
+    const T *p0 = peer ? peer[0] : (const T *)shoal_dev_ptr(mine, shoal_team_world_pe(t, 0));
+    T acc = shoal_gpu_vload(p0 + i);
+    for (int j = 1; j < np; j++) {
+      const T *pj = peer ? peer[j] : (const T *)shoal_dev_ptr(mine, shoal_team_world_pe(t, j));
+      acc = OP::f(acc, shoal_gpu_vload(pj + i));
+    }
+    out[i] = acc;
+  }
+}
+
 /* dest[i] = OP over the team of src[i] as held by each member, i < n.
  * Peers are combined in team order on every PE, so every member gets
  * bit-identical results.  With staging, each chunk of src goes through
@@ -195,7 +230,7 @@ __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T
   unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
   bool overlap = !(dest + n <= src || src + n <= dest);
   bool direct = shoal_dev_is_symmetric(src) && shoal_dev_is_symmetric(src + (n ? n - 1 : 0)) && !overlap;
-  if (!direct && !allow_staging) {
+  if (!direct && (!allow_staging || t->scratch_size < 16 * sizeof(T))) {
     if (tid == 0) shoal_gpu_fail(call, src, -1);
     return;
   }
@@ -214,32 +249,7 @@ __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T
       for (int j = (int)tid; j < np; j += (int)nt)
         peer[j] = (const T *)shoal_dev_ptr(mine, shoal_team_world_pe(t, j));
     shoal_gpu_block_barrier(t);   /* every member's data is in place */
-    T *out = dest + off;
-    const size_t K = sizeof(shoal_gpu_vec<T>) / sizeof(T);
-    bool vec = fast && sizeof(T) * K == 16 && (((uintptr_t)out | (uintptr_t)mine) & 15) == 0;
-    size_t done = 0;
-    if (vec) {
-      size_t nv = m / K;
-      for (size_t i = tid; i < nv; i += nt) {
-        shoal_gpu_vec<T> acc, x;
-        acc.v = SHOAL_GPU_LDCG((const uint4 *)peer[0] + i);
-        for (int j = 1; j < np; j++) {
-          x.v = SHOAL_GPU_LDCG((const uint4 *)peer[j] + i);
-          for (size_t k = 0; k < K; k++) acc.e[k] = OP::f(acc.e[k], x.e[k]);
-        }
-        ((uint4 *)out)[i] = acc.v;
-      }
-      done = nv * K;
-    }
-    for (size_t i = done + tid; i < m; i += nt) {
-      const T *p0 = fast ? peer[0] : (const T *)shoal_dev_ptr(mine, shoal_team_world_pe(t, 0));
-      T acc = shoal_gpu_vload(p0 + i);
-      for (int j = 1; j < np; j++) {
-        const T *pj = fast ? peer[j] : (const T *)shoal_dev_ptr(mine, shoal_team_world_pe(t, j));
-        acc = OP::f(acc, shoal_gpu_vload(pj + i));
-      }
-      out[i] = acc;
-    }
+    shoal_gpu_reduce_part<T, OP>(t, dest + off, mine, m, fast ? peer : (const T **)0, tid, nt);
     shoal_gpu_block_barrier(t);   /* nobody changes its data while others read it */
   }
 }
@@ -330,6 +340,9 @@ __device__ inline int shmemx_alltoallmem_block(shmem_team_t team, void *dest, co
 }
 
 /* ---- host entry points that enqueue on a stream -------------------------- */
+/* The _on_stream kernels run 1024 threads; __launch_bounds__ keeps their
+ * registers within what that needs.  User kernels that call the block
+ * collectives with 1024 threads need the same (__launch_bounds__(1024)). */
 #define SHOAL_GPU_LAUNCH_THREADS 1024
 
 template <class shoal_unused = void>
@@ -338,7 +351,7 @@ __global__ void shoal_gpu_k_sync(shmem_team_t team)
   shoal_gpu_block_barrier(shoal_gpu_team_or_fail("shmemx_team_sync_on_stream", team));
 }
 template <class T, class OP>
-__global__ void shoal_gpu_k_reduce(shmem_team_t team, T *dest, const T *src, size_t n, int scatter)
+__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce(shmem_team_t team, T *dest, const T *src, size_t n, int scatter)
 {
   shoal_team *t = shoal_gpu_team_or_fail("shmemx_..._reduce_on_stream", team);
   if (scatter) shoal_gpu_reduce_block<T, OP>("shmemx_..._reduce_scatter_on_stream (source must be symmetric)",
@@ -346,7 +359,7 @@ __global__ void shoal_gpu_k_reduce(shmem_team_t team, T *dest, const T *src, siz
   else shoal_gpu_reduce_block<T, OP>("shmemx_..._reduce_on_stream", t, dest, src, n, true);
 }
 template <class shoal_unused = void>
-__global__ void shoal_gpu_k_coll(int which, shmem_team_t team, void *dest, const void *src, size_t n, int root)
+__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_coll(int which, shmem_team_t team, void *dest, const void *src, size_t n, int root)
 {
   if (which == 0) (void)shmemx_broadcastmem_block(team, dest, src, n, root);
   else if (which == 1) (void)shmemx_fcollectmem_block(team, dest, src, n);
@@ -360,6 +373,57 @@ __global__ void shoal_gpu_k_signal(uint64_t *sig, uint64_t v, int op, int pe)
 }
 template <class shoal_unused = void>
 __global__ void shoal_gpu_k_fence(void) { shoal_fence_system(); }
+
+/* Large transfers from the host: a one-block barrier kernel, a kernel
+ * over the whole GPU that reads (reductions) or writes (the others) the
+ * peers' mappings, and a barrier kernel again.  Stream order gives the
+ * ordering; the epochs still live in the GPU heap, so this also replays in
+ * a graph.  Below SHOAL_GPU_GRID_MIN bytes one fused block is faster. */
+#define SHOAL_GPU_GRID_MIN (256u << 10)
+#define SHOAL_GPU_GRID_BLOCKS 132
+template <class T, class OP>
+__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_grid(shmem_team_t team, T *dest,
+                                                                                   const T *src, size_t n, int scatter)
+{
+  shoal_team *t = shoal_gpu_team_or_fail("shmemx_..._reduce_on_stream", team);
+  const T *mine = scatter ? src + (size_t)t->my_pe * n : src;
+  __shared__ const T *peer[SHOAL_GPU_MAX_FAST_PEERS];
+  for (int j = (int)threadIdx.x; j < t->size && j < SHOAL_GPU_MAX_FAST_PEERS; j += (int)blockDim.x)
+    peer[j] = (const T *)shoal_dev_ptr(mine, shoal_team_world_pe(t, j));
+  __syncthreads();
+  shoal_gpu_reduce_part<T, OP>(t, dest, mine, n, t->size <= SHOAL_GPU_MAX_FAST_PEERS ? peer : (const T **)0,
+                               (size_t)blockIdx.x * blockDim.x + threadIdx.x, (size_t)gridDim.x * blockDim.x);
+}
+template <class shoal_unused = void>
+__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_grid(int which, shmem_team_t team,
+                                                                                 void *dest, const void *src,
+                                                                                 size_t nbytes, int root)
+{
+  shoal_team *t = shoal_gpu_team_or_fail("shmemx_..._on_stream", team);
+  /* Split each peer's transfer over the blocks, 16-byte aligned pieces. */
+  size_t piece = ((nbytes + gridDim.x - 1) / gridDim.x + 15) & ~(size_t)15;
+  size_t off = (size_t)blockIdx.x * piece;
+  if (off >= nbytes) return;
+  size_t len = nbytes - off < piece ? nbytes - off : piece;
+  for (int i = 0; i < t->size; i++) {
+    int tpe = (t->my_pe + i) % t->size;
+    char *r = (char *)shoal_dev_ptr(dest, shoal_team_world_pe(t, tpe));
+    if (!r) { if (threadIdx.x == 0) shoal_gpu_fail("shmemx_..._on_stream", dest, shoal_team_world_pe(t, tpe)); return; }
+    const char *from = (const char *)src;
+    if (which == 0) { if (t->my_pe != root) return; }              /* broadcast */
+    else if (which == 1) r += (size_t)t->my_pe * nbytes;          /* fcollect */
+    else { r += (size_t)t->my_pe * nbytes; from += (size_t)tpe * nbytes; }   /* alltoall */
+    shoal_gpu_copy_coop(r + off, from + off, len, threadIdx.x, blockDim.x);
+  }
+}
+template <class shoal_unused = void>
+static inline bool shoal_gpu_use_grid(const void *src, size_t bytes, const void *dest, size_t dbytes)
+{
+  /* the grid path reads or writes the peers directly: symmetric, no overlap */
+  const char *s = (const char *)src, *d = (const char *)dest;
+  return bytes >= SHOAL_GPU_GRID_MIN && shoalx_gpu_heap_has(src) && shoalx_gpu_heap_has(s + bytes - 1) &&
+         (d + dbytes <= s || s + bytes <= d);
+}
 
 static inline int shoal_gpu_launched(const char *call)
 {
@@ -383,37 +447,70 @@ template <class shoal_unused = void>
 static inline int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *src,
                                                 size_t nbytes, int root, shoal_gpu_stream_t stream)
 {
-  shoal_gpu_k_coll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(0, team, dest, src, nbytes, root);
+  if (nbytes >= SHOAL_GPU_GRID_MIN && shoalx_gpu_heap_has(dest)) {
+    shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
+    shoal_gpu_k_move_grid<><<<SHOAL_GPU_GRID_BLOCKS, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(0, team, dest, src, nbytes, root);
+    shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
+  } else {
+    shoal_gpu_k_coll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(0, team, dest, src, nbytes, root);
+  }
   return shoal_gpu_launched("shmemx_broadcastmem_on_stream");
 }
 template <class shoal_unused = void>
 static inline int shmemx_fcollectmem_on_stream(shmem_team_t team, void *dest, const void *src,
                                                size_t nbytes, shoal_gpu_stream_t stream)
 {
-  shoal_gpu_k_coll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(1, team, dest, src, nbytes, 0);
+  if (nbytes >= SHOAL_GPU_GRID_MIN && shoalx_gpu_heap_has(dest)) {
+    shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
+    shoal_gpu_k_move_grid<><<<SHOAL_GPU_GRID_BLOCKS, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(1, team, dest, src, nbytes, 0);
+    shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
+  } else {
+    shoal_gpu_k_coll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(1, team, dest, src, nbytes, 0);
+  }
   return shoal_gpu_launched("shmemx_fcollectmem_on_stream");
 }
 template <class shoal_unused = void>
 static inline int shmemx_alltoallmem_on_stream(shmem_team_t team, void *dest, const void *src,
                                                size_t nbytes, shoal_gpu_stream_t stream)
 {
-  shoal_gpu_k_coll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(2, team, dest, src, nbytes, 0);
+  if (nbytes >= SHOAL_GPU_GRID_MIN && shoalx_gpu_heap_has(dest)) {
+    shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
+    shoal_gpu_k_move_grid<><<<SHOAL_GPU_GRID_BLOCKS, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(2, team, dest, src, nbytes, 0);
+    shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
+  } else {
+    shoal_gpu_k_coll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(2, team, dest, src, nbytes, 0);
+  }
   return shoal_gpu_launched("shmemx_alltoallmem_on_stream");
 }
 #define SHOAL_GPU_REDUCE_STREAM(T, N, OP) \
   template <class shoal_unused = void> static inline int shmemx_##N##_##OP##_reduce_on_stream(shmem_team_t team, T *dest, const T *src, \
                                                          size_t nreduce, shoal_gpu_stream_t stream) \
   { \
-    shoal_gpu_k_reduce<T, shoal_gpu_op_##OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, \
-                                                                                   nreduce, 0); \
+    if (shoal_gpu_use_grid(src, nreduce * sizeof(T), dest, nreduce * sizeof(T))) { \
+      shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team); \
+      shoal_gpu_k_reduce_grid<T, shoal_gpu_op_##OP><<<SHOAL_GPU_GRID_BLOCKS, SHOAL_GPU_LAUNCH_THREADS, 0, \
+                                                      stream>>>(team, dest, src, nreduce, 0); \
+      shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team); \
+    } else { \
+      shoal_gpu_k_reduce<T, shoal_gpu_op_##OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, \
+                                                                                     nreduce, 0); \
+    } \
     return shoal_gpu_launched("shmemx_" #N "_" #OP "_reduce_on_stream"); \
   } \
   template <class shoal_unused = void> static inline int shmemx_##N##_##OP##_reduce_scatter_on_stream(shmem_team_t team, T *dest, \
                                                                  const T *src, size_t nreduce, \
                                                                  shoal_gpu_stream_t stream) \
   { \
-    shoal_gpu_k_reduce<T, shoal_gpu_op_##OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, \
-                                                                                   nreduce, 1); \
+    int np_ = shmem_team_n_pes(team); \
+    if (np_ > 0 && shoal_gpu_use_grid(src, nreduce * sizeof(T) * (size_t)np_, dest, nreduce * sizeof(T))) { \
+      shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team); \
+      shoal_gpu_k_reduce_grid<T, shoal_gpu_op_##OP><<<SHOAL_GPU_GRID_BLOCKS, SHOAL_GPU_LAUNCH_THREADS, 0, \
+                                                      stream>>>(team, dest, src, nreduce, 1); \
+      shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team); \
+    } else { \
+      shoal_gpu_k_reduce<T, shoal_gpu_op_##OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, \
+                                                                                     nreduce, 1); \
+    } \
     return shoal_gpu_launched("shmemx_" #N "_" #OP "_reduce_scatter_on_stream"); \
   }
 #define SHOAL_GPU_REDUCE_STREAM_BITWISE(T, N) \

@@ -1,5 +1,8 @@
 /* One of several translation units of test_multi_tu (see mtu_main.cu). */
 #include <shmem.h>
+#if defined(__HIPCC__)
+#define cudaDeviceSynchronize hipDeviceSynchronize
+#endif
 
 __global__ void k_a(int *buf, int slot, int value)
 {

@@ -22,7 +22,7 @@ __global__ void k_fill_f(float *a, size_t n, uint64_t seed, int pe, unsigned sal
     a[i] = fval(seed, pe, i, salt);
 }
 
-__global__ void k_sum(shmem_team_t team, float *dst, const float *src, size_t n)
+__global__ void __launch_bounds__(1024) k_sum(shmem_team_t team, float *dst, const float *src, size_t n)
 {
   shmemx_float_sum_reduce_block(team, dst, src, n);
 }
@@ -197,6 +197,73 @@ int main(void)
     GT_CHECK(!bad[0] && !bad[1] && !bad[2], "fcollect/alltoall/broadcast wrong: %zu %zu %zu", bad[0], bad[1], bad[2]);
     free(h);
     shmem_free(bd); shmem_free(bs); shmem_free(ad); shmem_free(as); shmem_free(fd); shmem_free(fs);
+  }
+
+  /* The host _on_stream forms at or above SHOAL_GPU_GRID_MIN take the
+   * whole-GPU path: all-reduce, reduce_scatter, fcollect, alltoall and
+   * broadcast on 1-2 MB per PE. */
+  {
+    size_t n = 300007, nb = (size_t)1 << 20;
+    int root = np - 1;
+    float *src = (float *)shmem_malloc(sizeof(float) * n * np), *dst = (float *)shmem_malloc(sizeof(float) * n * np);
+    char *bs = (char *)shmem_malloc(nb * np), *bd = (char *)shmem_malloc(nb * np);
+    cudaStream_t s;
+    GT_CUDA(cudaStreamCreate(&s));
+    k_fill_f<<<64, 256>>>(src, n * np, gt_seed, me, 80);
+    GT_CUDA(cudaMemset(dst, 0xFF, sizeof(float) * n * np));
+    GT_LAUNCHED();
+    shmem_barrier_all();
+    shmemx_float_sum_reduce_on_stream(SHMEM_TEAM_WORLD, dst, src, n, s);
+    GT_CUDA(cudaStreamSynchronize(s));
+    float *h = (float *)malloc(sizeof(float) * n * np);
+    GT_CUDA(cudaMemcpy(h, dst, sizeof(float) * n, cudaMemcpyDeviceToHost));
+    size_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+      float want = 0;
+      for (int p = 0; p < np; p++) want += fval(gt_seed, p, i, 80);
+      bad += h[i] != want;
+    }
+    GT_CHECK(bad == 0, "grid all-reduce on stream: %zu wrong", bad);
+    GT_CUDA(cudaMemset(dst, 0xFF, sizeof(float) * n));
+    shmemx_float_sum_reduce_scatter_on_stream(SHMEM_TEAM_WORLD, dst, src, n, s);
+    GT_CUDA(cudaStreamSynchronize(s));
+    GT_CUDA(cudaMemcpy(h, dst, sizeof(float) * n, cudaMemcpyDeviceToHost));
+    bad = 0;
+    for (size_t i = 0; i < n; i++) {
+      float want = 0;
+      for (int p = 0; p < np; p++) want += fval(gt_seed, p, (size_t)me * n + i, 80);
+      bad += h[i] != want;
+    }
+    GT_CHECK(bad == 0, "grid reduce_scatter on stream: %zu wrong", bad);
+    unsigned char *hb = (unsigned char *)malloc(nb * np);
+    for (size_t i = 0; i < nb * np; i++) hb[i] = (unsigned char)gt_val(gt_seed, me, i, 81);
+    GT_CUDA(cudaMemcpy(bs, hb, nb * np, cudaMemcpyHostToDevice));
+    size_t badm[3] = {0, 0, 0};
+    GT_CUDA(cudaMemset(bd, 0x11, nb * np));
+    shmem_barrier_all();
+    shmemx_fcollectmem_on_stream(SHMEM_TEAM_WORLD, bd, bs, nb, s);
+    GT_CUDA(cudaStreamSynchronize(s));
+    GT_CUDA(cudaMemcpy(hb, bd, nb * np, cudaMemcpyDeviceToHost));
+    for (int p = 0; p < np; p++)
+      for (size_t i = 0; i < nb; i++) badm[0] += hb[p * nb + i] != (unsigned char)gt_val(gt_seed, p, i, 81);
+    GT_CUDA(cudaMemset(bd, 0x11, nb * np));
+    shmem_barrier_all();
+    shmemx_alltoallmem_on_stream(SHMEM_TEAM_WORLD, bd, bs, nb, s);
+    GT_CUDA(cudaStreamSynchronize(s));
+    GT_CUDA(cudaMemcpy(hb, bd, nb * np, cudaMemcpyDeviceToHost));
+    for (int p = 0; p < np; p++)
+      for (size_t i = 0; i < nb; i++) badm[1] += hb[p * nb + i] != (unsigned char)gt_val(gt_seed, p, (size_t)me * nb + i, 81);
+    GT_CUDA(cudaMemset(bd, 0x11, nb * np));
+    shmem_barrier_all();
+    shmemx_broadcastmem_on_stream(SHMEM_TEAM_WORLD, bd, bs, nb, root, s);
+    GT_CUDA(cudaStreamSynchronize(s));
+    GT_CUDA(cudaMemcpy(hb, bd, nb, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < nb; i++) badm[2] += hb[i] != (unsigned char)gt_val(gt_seed, root, i, 81);
+    GT_CHECK(!badm[0] && !badm[1] && !badm[2], "grid fcollect/alltoall/broadcast on stream: %zu %zu %zu",
+             badm[0], badm[1], badm[2]);
+    free(hb); free(h);
+    GT_CUDA(cudaStreamDestroy(s));
+    shmem_free(bd); shmem_free(bs); shmem_free(dst); shmem_free(src);
   }
 
   /* A captured graph: fill (from a device-side round) -> barrier ->

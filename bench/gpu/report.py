@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Markdown tables from the CSV that bench/gpu writes (BENCH_CSV):
+   bench/gpu/report.py bench_gpu.csv > tables.md"""
+import csv, sys
+from collections import defaultdict
+
+rows = list(csv.reader(open(sys.argv[1])))
+v = defaultdict(dict)   # (test, scope) -> {(impl, bytes): [values]}
+for impl, test, scope, nbytes, value, unit in rows:
+    v[(test, scope)].setdefault((impl, int(nbytes)), []).append(float(value))
+best = lambda xs, low: (min(xs) if low else max(xs))
+
+def size(n):
+    for u, s in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if n >= s and n % s == 0:
+            return f"{n // s} {u}B"
+    return f"{n} B"
+
+print("Device put bandwidth, PE 0 -> PE 1 (GB/s; grid split into workers of each scope):\n")
+print("| bytes | thread Shoal | thread NVSHMEM | warp Shoal | warp NVSHMEM | block Shoal | block NVSHMEM | Shoal/NVSHMEM (block) |")
+print("|---|---|---|---|---|---|---|---|")
+sizes = sorted({b for (i, b) in v[("put_bw", "block")]})
+for b in sizes:
+    cells = []
+    for sc in ("thread", "warp", "block"):
+        for impl in ("shoal", "nvshmem"):
+            x = v[("put_bw", sc)].get((impl, b))
+            cells.append(f"{best(x, False):.3g}" if x else "-")
+    s, n = v[("put_bw", "block")].get(("shoal", b)), v[("put_bw", "block")].get(("nvshmem", b))
+    ratio = f"{best(s, False) / best(n, False):.2f}" if s and n else "-"
+    print(f"| {size(b)} | " + " | ".join(cells) + f" | {ratio} |")
+print()
+print("Copy engine (cudaMemcpyAsync to the peer's mapping; the cudaMemcpyPeer ceiling), GB/s:\n")
+print("| bytes | " + " | ".join(size(b) for (i, b) in sorted(v[("memcpy_peer", "host")], key=lambda k: k[1])) + " |")
+print("|---|" + "---|" * len(v[("memcpy_peer", "host")]))
+print("| GB/s | " + " | ".join(f"{best(x, False):.1f}" for k, x in sorted(v[("memcpy_peer", "host")].items(), key=lambda kv: kv[0][1])) + " |")
+print()
+print("| latency / rate | Shoal | NVSHMEM | Shoal/NVSHMEM |")
+print("|---|---|---|---|")
+for test, scope, unit, low in (("putsig_lat", "thread", "us one-way, 8 B put+signal ping-pong (best of 3)", True),
+                               ("fadd_lat", "thread", "us, fetch_add on the peer", True),
+                               ("add_rate", "grid", "Mops/s, atomic_add from 132x256 threads", False)):
+    s, n = v[(test, scope)].get(("shoal", 8)), v[(test, scope)].get(("nvshmem", 8))
+    if s and n:
+        print(f"| {unit} | {best(s, low):.3f} | {best(n, low):.3f} | {best(s, low) / best(n, low):.2f} |")
+print()
+print("Collectives at 2 GPUs, time per call (us) and Shoal/NCCL time ratio:\n")
+for op in ("allreduce", "allgather", "reduce_scatter", "alltoall"):
+    print(f"| {op} bytes | Shoal us | NCCL us | Shoal/NCCL |")
+    print("|---|---|---|---|")
+    for b in sorted({b for (i, b) in v[(op, "block")]}):
+        s, n = v[(op, "block")].get(("shoal", b)), v[(op, "-")].get(("nccl", b))
+        if s and n:
+            print(f"| {size(b)} | {best(s, True):.1f} | {best(n, True):.1f} | {best(s, True) / best(n, True):.2f} |")
+    print()
