@@ -7,7 +7,8 @@ EXTRA_DIST += runtime/gpu_cuda.c runtime/gpu_hip.c runtime/gpu_runtime.c runtime
 	tests/gpu/run.sh tests/gpu/ci.sh tests/gpu/gpu_test.h tests/gpu/test_device.cu \
 	tests/gpu/test_coll.cu tests/gpu/mtu_main.cu tests/gpu/mtu_a.cu tests/gpu/mtu_b.cu \
 	tests/gpu/mtu_lib.cu tests/gpu/mtu_dl.cu examples/gpu/ring_put_signal.cu \
-	examples/gpu/fused_allreduce.cu bench/gpu/bench_p2p.cu bench/gpu/bench_coll.cu
+	examples/gpu/fused_allreduce.cu bench/gpu/bench_p2p.cu bench/gpu/bench_coll.cu \
+	bench/gpu/report.py bench/gpu/results-h200x2.csv
 if HAVE_CUDA
 libshoal_la_SOURCES += runtime/gpu.h runtime/gpu_runtime.c runtime/gpu_cuda.c
 libshoal_la_CPPFLAGS += $(CUDA_CPPFLAGS)
