@@ -6,6 +6,7 @@
 # mpirun at 2 GPUs, and 4 when the machine has them; test_device also runs
 # under compute-sanitizer --tool memcheck.  --bench runs bench/gpu too,
 # NVSHMEM's side when $NVSHMEM_HOME (include/, lib/) is set.
+# SHOAL_GPU_NO_BENCH=1 leaves the benchmarks out of the build (CI).
 set -u
 build_only=0 bench=0
 while [ $# -gt 1 ]; do
@@ -56,7 +57,7 @@ wait
 build test_multi_tu $T/mtu_main.cu $T/mtu_a.cu $T/mtu_b.cu -L"$O" -lmtu ${RPATH}"$O" -ldl &
 build ring_put_signal $S/examples/gpu/ring_put_signal.cu &
 build fused_allreduce $S/examples/gpu/fused_allreduce.cu &
-if [ -z "$hipcc" ]; then
+if [ -z "$hipcc" ] && [ -z "${SHOAL_GPU_NO_BENCH:-}" ]; then
   build bench_p2p_shoal $S/bench/gpu/bench_p2p.cu &
   NCCL_INC=${NCCL_HOME:+-I$NCCL_HOME/include} NCCL_LIB=${NCCL_HOME:+-L$NCCL_HOME/lib ${RPATH}$NCCL_HOME/lib}
   build bench_coll $S/bench/gpu/bench_coll.cu $NCCL_INC $NCCL_LIB -lnccl &
