@@ -1,9 +1,10 @@
 #!/bin/sh
 # CI for the GPU target (no GPU on the CI machine): configure a CUDA build
 # in a copy of the tracked files, build the library, and compile every GPU
-# test, example and benchmark with nvcc.  If Debian's hipcc is installed
-# (SHOAL_CI_HIP=1 installs hipcc and libamdhip64-dev first), the HIP build
-# of the library and the HIP-source example are compiled too.
+# test and example with nvcc (the benchmarks only with make gpu-build).  If
+# Debian's hipcc is installed (SHOAL_CI_HIP=1 installs hipcc and
+# libamdhip64-dev first), the HIP library and the GPU tests and examples
+# that its clang compiles are built for gfx90a too.
 root=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
 cd "$root" || exit 1
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
