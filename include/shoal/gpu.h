@@ -599,8 +599,8 @@ SHOAL_GPU_DEF(void, ctx_quiet, (shmem_ctx_t c), (shoal_fence_system()), (shoalh_
   SHOAL_GPU_DEF(int, N##_test, (T *ivar, int cmp, T v), (shoal_dev_##N##_test(ivar, cmp, v)), \
     (shoalx_gpu_heap_has(ivar) ? shoal_gpu_hcmp(shoal_gpu_hload("shmem_" #N "_test", ivar), cmp, v) \
                                : shoalh_##N##_test(ivar, cmp, v))) \
-  SHOAL_GPU_DEF(size_t, N##_wait_until_all, (T *iv, size_t n, const int *st, int cmp, T v), \
-    ((shoal_dev_##N##_wait_until_all(iv, n, st, cmp, (const T *)0, v), (size_t)0)), \
+  SHOAL_GPU_DEF(void, N##_wait_until_all, (T *iv, size_t n, const int *st, int cmp, T v), \
+    (shoal_dev_##N##_wait_until_all(iv, n, st, cmp, (const T *)0, v)), \
     (shoalh_##N##_wait_until_all(iv, n, st, cmp, v))) \
   SHOAL_GPU_DEF(size_t, N##_wait_until_any, (T *iv, size_t n, const int *st, int cmp, T v), \
     (shoal_dev_##N##_wait_until_any(iv, n, st, cmp, (const T *)0, v)), \
