@@ -6,6 +6,13 @@
 #include "broadcast_push.h"
 #include "collect.h"
 #include "fcollect.h"
+#ifdef SHOAL_HAVE_GPU
+#include "../runtime/gpu_lib.h"
+#define GPU_MOVE(call, which, team, dest, src, bytes, root) \
+  shoal_gpu_lib_move(call, which, team, dest, src, bytes, root)
+#else
+#define GPU_MOVE(call, which, team, dest, src, bytes, root) ((void)0)
+#endif
 
 static int coll_broadcast(const char *call, shmem_team_t team, void *dest, const void *source,
                           size_t nelems, size_t es, int root)
@@ -17,6 +24,10 @@ static int coll_broadcast(const char *call, shmem_team_t team, void *dest, const
     shoal_error(call, "argument 'PE_root' = %d is out of range: the team has PEs 0..%d", root,
                 team->size - 1);
   if (bytes == 0) return 0;
+  if (coll_on_gpu(call, dest, bytes, source, team->my_pe == root)) {
+    GPU_MOVE(call, 0, team, dest, source, bytes, root);
+    return 0;
+  }
   /* the pull form reads the root's source; check it always, so a program
    * does not pass or fail by message size */
   coll_need_sym(call, "source", source, bytes);
@@ -32,6 +43,10 @@ static int coll_fcollect(const char *call, shmem_team_t team, void *dest, const 
   if (!coll_team_ok(call, team)) return -1;
   size_t bytes = coll_bytes(call, "nelems", nelems, es);
   if (bytes == 0) return 0;
+  if (coll_on_gpu(call, dest, bytes * (size_t)team->size, source, true)) {
+    GPU_MOVE(call, 1, team, dest, source, bytes, 0);
+    return 0;
+  }
   coll_need_sym(call, "dest", dest, bytes * (size_t)team->size);
   coll_no_partial_overlap(call, dest, bytes * (size_t)team->size, source, bytes, false);
   shoal_coll_fcollect(team, dest, source, bytes);
@@ -45,6 +60,7 @@ static int coll_collect(const char *call, shmem_team_t team, void *dest, const v
   SHOAL_REQUIRE_INIT(call);
   if (!coll_team_ok(call, team)) return -1;
   size_t bytes = coll_bytes(call, "nelems", nelems, es);
+  coll_no_gpu(call, "source", source);
   coll_need_sym(call, "dest", dest, bytes);
   coll_no_partial_overlap(call, dest, bytes, source, bytes, false);
   shoal_coll_collect(team, dest, source, bytes);
@@ -59,6 +75,10 @@ static int coll_alltoall(const char *call, shmem_team_t team, void *dest, const 
   size_t bytes = coll_bytes(call, "nelems", nelems, es);
   if (bytes == 0) return 0;
   size_t all = bytes * (size_t)team->size;
+  if (coll_on_gpu(call, dest, all, source, true)) {
+    GPU_MOVE(call, 2, team, dest, source, bytes, 0);
+    return 0;
+  }
   coll_need_sym(call, "dest", dest, all);
   coll_no_partial_overlap(call, dest, all, source, all, false);
   shoal_coll_alltoall(team, dest, source, bytes);
@@ -74,6 +94,7 @@ static int coll_alltoalls(const char *call, shmem_team_t team, void *dest, const
   if (sst < 1) shoal_error(call, "argument 'sst' = %td must be at least 1", sst);
   size_t total = coll_bytes(call, "nelems", nelems, (size_t)team->size);
   if (total == 0) return 0;
+  coll_no_gpu(call, "source", source);
   size_t dspan = coll_bytes(call, "dst", (total - 1), (size_t)dst) + 1;
   size_t sspan = coll_bytes(call, "sst", (total - 1), (size_t)sst) + 1;
   coll_need_sym(call, "dest", dest, coll_bytes(call, "dst", dspan, es));

@@ -3,6 +3,35 @@
 #include "coll_api.h"
 #include "reduce_scatter.h"
 
+#ifdef SHOAL_HAVE_GPU
+#include "../runtime/gpu_lib.h"
+/* Integer (0 signed, 1 unsigned) or floating (2) type: how kernels see it. */
+static int reduce_kind(int type)
+{
+  switch (type) {
+#define SHOAL_RT_KIND(T, N) case SHOAL_RT_##N: return (T)0.5 != (T)0 ? 2 : (T)-1 < (T)1 ? 0 : 1;
+    SHOAL_REDUCE_MINMAX_TYPES(SHOAL_RT_KIND)
+#undef SHOAL_RT_KIND
+  default: return -1;   /* complex, 16-bit floats */
+  }
+}
+#endif
+
+/* GPU builds: a reduction on the GPU heap runs the block reduction. */
+static bool reduce_on_gpu(const char *call, shoal_team *team, void *dest, const void *source,
+                          size_t count, size_t dbytes, int type, int op, int scatter)
+{
+  if (!coll_on_gpu(call, dest, dbytes, source, true)) return false;
+#ifdef SHOAL_HAVE_GPU
+  if (shoal_gpu_lib_reduce(call, team, dest, source, count, reduce_kind(type), (int)shoal_reduce_size(type),
+                           op, scatter) != 0)
+    shoal_error(call, "this type is not reduced on GPU memory (the integer types, float and double are)");
+#else
+  (void)team; (void)count; (void)type; (void)op; (void)scatter;
+#endif
+  return true;
+}
+
 static int allreduce_forced(void)
 {
   const char *a = shoal_rt.env.allreduce;
@@ -21,6 +50,7 @@ int shoal_reduce_call(const char *call, shoal_team *team, void *dest, const void
   size_t es = shoal_reduce_size(type);
   size_t bytes = coll_bytes(call, "nreduce", count, es);
   if (bytes == 0) return 0;
+  if (reduce_on_gpu(call, team, dest, source, count, bytes, type, op, 0)) return 0;
   coll_no_partial_overlap(call, dest, bytes, source, bytes, true);
   int algo = shoal_allreduce_pick(team, allreduce_forced(), count, es, dest == source);
   /* Depending on size, an algorithm reads the source or writes the dest of
@@ -41,6 +71,7 @@ static int reduce_scatter_call(const char *call, shoal_team *team, void *dest, c
   size_t bytes = coll_bytes(call, "nreduce", count, es);
   if (bytes == 0) return 0;
   size_t all = coll_bytes(call, "nreduce", count, es * (size_t)team->size);
+  if (reduce_on_gpu(call, team, dest, source, count, bytes, type, op, 1)) return 0;
   coll_need_sym(call, "source", source, all);
   coll_no_partial_overlap(call, dest, bytes, source, all, false);
   shoal_coll_reduce_scatter(team, type, op, dest, source, count);

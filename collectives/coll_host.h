@@ -17,10 +17,42 @@ static inline bool coll_team_ok(const char *call, shmem_team_t team)
   return true;
 }
 
+/* GPU builds: the host algorithms cannot touch GPU memory. */
+static inline void coll_no_gpu(const char *call, const char *arg, const void *addr)
+{
+  if (shoal_gpu_owns(addr, 1))
+    shoal_error(call, "argument '%s' is GPU memory, which %s does not take (broadcast, fcollect, "
+                "alltoall, reduce and reduce_scatter run on GPU memory; collect, alltoalls and the "
+                "active-set calls do not yet)", arg, call);
+}
+
 /* A buffer other PEs access must be symmetric (Iris #526). */
 static inline void coll_need_sym(const char *call, const char *arg, const void *addr, size_t bytes)
 {
+  coll_no_gpu(call, arg, addr);
   if (bytes && !shoal_is_symmetric_range(addr, bytes)) shoal_bad_sym(call, arg, addr, bytes);
+}
+
+/* GPU builds: true when the call works on the symmetric GPU heap, so the
+ * GPU runs it (block collectives kernels, runtime/gpu_lib.cu).  dest must
+ * then be in the GPU heap and source (where this PE reads it) GPU memory. */
+static inline bool coll_on_gpu(const char *call, const void *dest, size_t dbytes, const void *src,
+                               bool src_read)
+{
+#ifdef SHOAL_HAVE_GPU
+  bool d = shoal_gpu_owns(dest, 1), s = shoal_gpu_owns(src, 1);
+  if (!d && !(s && src_read)) return false;
+  if (!d) shoal_error(call, "argument 'source' is GPU memory but 'dest' is not: put both in the "
+                      "symmetric GPU heap (shmem_malloc)");
+  if (!shoal_gpu_owns(dest, dbytes)) shoal_bad_sym(call, "dest", dest, dbytes);
+  if (src_read && !s && !shoal_gpu_is_device(src))
+    shoal_error(call, "argument 'dest' is GPU memory but 'source' (%p) is host memory: the source "
+                "of a collective on GPU memory must be GPU memory too", src);
+  return true;
+#else
+  (void)call; (void)dest; (void)dbytes; (void)src; (void)src_read;
+  return false;
+#endif
 }
 
 /* dest and source are the same buffer or do not overlap at all. */

@@ -167,5 +167,12 @@ uint64_t shmem_signal_fetch(const uint64_t *sig_addr)
 {
   SHOAL_REQUIRE_INIT("shmem_signal_fetch");
   SHOAL_CHECK_SYM("shmem_signal_fetch", "sig_addr", sig_addr, sizeof *sig_addr);
+#ifdef SHOAL_HAVE_GPU
+  if (shoal_gpu_owns(sig_addr, sizeof *sig_addr)) {
+    uint64_t v;
+    shoal_gpu_copy("shmem_signal_fetch", &v, sig_addr, sizeof v);
+    return v;
+  }
+#endif
   return shoal_load_acquire(sig_addr);
 }

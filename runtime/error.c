@@ -77,5 +77,5 @@ bool shoal_is_symmetric_range(const void *addr, size_t bytes)
   if (off != SIZE_MAX) return bytes <= s->heap_size - off;
   off = shoal_region_offset(addr, s->data_base, s->data_size);
   if (off != SIZE_MAX) return bytes <= s->data_size - off;
-  return false;
+  return shoal_gpu_owns(addr, bytes);
 }

@@ -21,6 +21,8 @@ SHOAL_HIDDEN const char *shoal_gpu_v_memcpy(void *d, const void *s, size_t n);
 SHOAL_HIDDEN const char *shoal_gpu_v_ipc_get(void *p, shoal_gpu_ipc *h);
 SHOAL_HIDDEN const char *shoal_gpu_v_ipc_open(const shoal_gpu_ipc *h, void **p);
 SHOAL_HIDDEN void shoal_gpu_v_ipc_close(void *p);
+/* Is p device memory (cudaMalloc/hipMalloc, symmetric or not)? */
+SHOAL_HIDDEN int shoal_gpu_v_is_device(const void *p);
 /* Bus id of the device, for messages. */
 SHOAL_HIDDEN void shoal_gpu_v_bus_id(int dev, char *buf, int len);
 

@@ -57,3 +57,12 @@ void shoal_gpu_v_bus_id(int dev, char *buf, int len)
 {
   if (cudaDeviceGetPCIBusId(buf, len, dev) != cudaSuccess) snprintf(buf, (size_t)len, "device %d", dev);
 }
+int shoal_gpu_v_is_device(const void *p)
+{
+  struct cudaPointerAttributes a;
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+}

@@ -63,3 +63,16 @@ void shoal_gpu_v_bus_id(int dev, char *buf, int len)
 {
   if (hipDeviceGetPCIBusId(buf, len, dev) != hipSuccess) snprintf(buf, (size_t)len, "device %d", dev);
 }
+int shoal_gpu_v_is_device(const void *p)
+{
+  hipPointerAttribute_t a;
+  if (hipPointerGetAttributes(&a, p) != hipSuccess) {
+    (void)hipGetLastError();
+    return 0;
+  }
+#if HIP_VERSION_MAJOR >= 6
+  return a.type == hipMemoryTypeDevice || a.type == hipMemoryTypeManaged;
+#else
+  return a.memoryType == hipMemoryTypeDevice || a.isManaged;
+#endif
+}

@@ -8,6 +8,7 @@
  * from the host one only in where sync and scratch point. */
 #include "internal.h"
 #include "gpu.h"
+#include "gpu_lib.h"
 #include "../teams/team.h"
 #include "../device/gpu_image.h"
 
@@ -227,42 +228,62 @@ SHOAL_API int shoalx_gpu_heap_has(const void *addr)
 
 SHOAL_API void *shoalx_gpu_peer_ptr(const void *addr, int pe)
 {
+  return shoal_gpu_peer(addr, pe);
+}
+
+/* ---- host calls on GPU memory (runtime/internal.h) ----------------------- */
+bool shoal_gpu_owns(const void *addr, size_t bytes)
+{
+  if (!g.on) return false;
+  size_t off = shoal_region_offset(addr, g.base, g.size);
+  return off != SIZE_MAX && bytes <= g.size - off;
+}
+
+void *shoal_gpu_peer(const void *addr, int pe)
+{
   if (!g.on || (unsigned)pe >= (unsigned)shoal_dstate.n_pes) return NULL;
   size_t off = shoal_region_offset(addr, g.base, g.size);
   if (off == SIZE_MAX || !g.peer[pe]) return NULL;
   return g.peer[pe] + off;
 }
 
-SHOAL_API int shoalx_gpu_hrma(const char *call, int is_put, void *dest, const void *src, size_t bytes, int pe)
+void shoal_gpu_copy(const char *call, void *dest, const void *src, size_t n)
 {
-  const void *remote = is_put ? dest : src;
-  if (!shoalx_gpu_heap_has(remote)) return 0;
-  SHOAL_REQUIRE_INIT(call);
-  SHOAL_CHECK_PE(call, pe);
-  size_t off = shoal_region_offset(remote, g.base, g.size);
-  if (bytes > g.size - off)
-    shoal_error(call, "%zu bytes from %p run past the end of the symmetric GPU heap", bytes, remote);
-  if (!g.peer[pe]) shoal_error(call, "PE %d is not mapped into this GPU (another node)", pe);
-  char *r = g.peer[pe] + off;
-  if (bytes) GPU_CK(call, "copy", is_put ? shoal_gpu_v_memcpy(r, src, bytes) : shoal_gpu_v_memcpy(dest, r, bytes));
-  return 1;
+  if (n) GPU_CK(call, "copy", shoal_gpu_v_memcpy(dest, src, n));
 }
 
-SHOAL_API void *shoalx_gpu_calloc(size_t count, size_t size)
+bool shoal_gpu_is_device(const void *addr) { return shoal_gpu_v_is_device(addr) != 0; }
+
+void shoal_gpu_fill(const char *call, void *dest, int v, size_t n)
 {
-  SHOAL_REQUIRE_INIT("shmem_calloc");
-  if (size && count > SIZE_MAX / size) {
-    shoal_debug("shmem_calloc(%zu, %zu): the size overflows", count, size);
-    shmem_barrier_all();
-    return NULL;
-  }
-  void *p = shmem_malloc(count * size);
-  if (p) GPU_CK("shmem_calloc", "zeroing", shoal_gpu_v_memset(p, 0, count * size));
-  shmem_barrier_all();   /* nobody writes my block before it is zeroed */
-  return p;
+  if (n) GPU_CK(call, "fill", shoal_gpu_v_memset(dest, v, n));
 }
 
-SHOAL_API void shoalx_gpu_team_created(shmem_team_t team)
+static void *peer_or_fail(const char *what, const void *addr, size_t n, int pe)
+{
+  void *r = shoal_gpu_peer(addr, pe);
+  if (!r)
+    shoal_error(what, "PE %d's GPU heap is not mapped into this PE's GPU (PE %d is on another node); "
+                "transfers to it need the fabric proxy, which this build does not have", pe, pe);
+  if (!shoal_gpu_owns(addr, n))
+    shoal_error(what, "%zu bytes from %p run past the end of the symmetric GPU heap", n, addr);
+  return r;
+}
+
+void shoal_gpu_rma(int is_put, void *dest, const void *src, size_t n, int pe)
+{
+  const char *what = is_put ? "put to GPU memory" : "get from GPU memory";
+  if (is_put) shoal_gpu_copy(what, peer_or_fail(what, dest, n, pe), src, n);
+  else shoal_gpu_copy(what, dest, peer_or_fail(what, src, n, pe), n);
+}
+
+void shoal_gpu_amo(int op, int dtype, void *dest, const void *operand, const void *compare, void *result, int pe)
+{
+  size_t size = (dtype == SHOAL_DT_I32 || dtype == SHOAL_DT_U32 || dtype == SHOAL_DT_F32) ? 4 : 8;
+  shoal_gpu_lib_amo(op, dtype, peer_or_fail("atomic on GPU memory", dest, size, pe), operand, compare, result);
+}
+
+void shoal_gpu_team_created(shmem_team_t team)
 {
   if (team == SHMEM_TEAM_INVALID || !g.on || team->slot < 0) return;
   shoal_team *t = team;
@@ -278,7 +299,7 @@ SHOAL_API void shoalx_gpu_team_created(shmem_team_t team)
   shmem_team_sync(team);
 }
 
-SHOAL_API void shoalx_gpu_team_destroying(shmem_team_t team)
+void shoal_gpu_team_destroying(shmem_team_t team)
 {
   if (team == SHMEM_TEAM_INVALID || !g.on) return;
   if (team->slot >= 0 && team->slot < g.img.n_slots && g.img.team_key[team->slot] == team) {

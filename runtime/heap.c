@@ -62,6 +62,24 @@ void *shmem_malloc_with_hints(size_t size, long hints)
   return shmem_malloc(size);
 }
 
+/* Contents of heap blocks: host memory, or GPU memory in GPU builds. */
+static void heap_fill(const char *call, void *p, size_t n)
+{
+#ifdef SHOAL_HAVE_GPU
+  if (shoal_gpu_owns(p, n)) { shoal_gpu_fill(call, p, 0, n); return; }
+#endif
+  (void)call;
+  memset(p, 0, n);
+}
+static void heap_copy(const char *call, void *dest, const void *src, size_t n)
+{
+#ifdef SHOAL_HAVE_GPU
+  if (shoal_gpu_owns(dest, n)) { shoal_gpu_copy(call, dest, src, n); return; }
+#endif
+  (void)call;
+  memcpy(dest, src, n);
+}
+
 void *shmem_calloc(size_t count, size_t size)
 {
   SHOAL_REQUIRE_INIT("shmem_calloc");
@@ -69,7 +87,7 @@ void *shmem_calloc(size_t count, size_t size)
   if (size && count > SIZE_MAX / size)
     shoal_debug("shmem_calloc(%zu, %zu): the size overflows", count, size);
   else if ((p = heap_alloc("shmem_calloc", count * size, 64)))
-    memset(p, 0, count * size);
+    heap_fill("shmem_calloc", p, count * size);
   heap_barrier();
   return p;
 }
@@ -153,7 +171,7 @@ void *shmem_realloc(void *ptr, size_t size)
   } else {
     p = shoal_rt.user_heap + noff;
     if (moved) {
-      memcpy(p, ptr, old < size ? old : size);
+      heap_copy("shmem_realloc", p, ptr, old < size ? old : size);
       shoal_alloc_free(shoal_rt.alloc, off);
     }
   }

@@ -281,13 +281,17 @@ int shmem_pe_accessible(int pe)
 int shmem_addr_accessible(const void *addr, int pe)
 {
   SHOAL_REQUIRE_INIT("shmem_addr_accessible");
-  return shmem_pe_accessible(pe) && shoal_dev_is_symmetric(addr);
+  return shmem_pe_accessible(pe) && (shoal_dev_is_symmetric(addr) || shoal_gpu_owns(addr, 1));
 }
 
 void *shmem_ptr(const void *dest, int pe)
 {
   SHOAL_REQUIRE_INIT("shmem_ptr");
   if (pe < 0 || pe >= shoal_dstate.n_pes) return NULL;
+#ifdef SHOAL_HAVE_GPU
+  /* the peer's GPU address, for copies and kernels */
+  if (shoal_gpu_owns(dest, 1)) return shoal_gpu_peer(dest, pe);
+#endif
   return shoal_dev_ptr(dest, pe);
 }
 

@@ -174,4 +174,29 @@ SHOAL_HIDDEN int shoal_teams_init(void);
 SHOAL_HIDDEN void shoal_teams_fini(void);
 SHOAL_HIDDEN size_t shoal_teams_internal_size(int n_pes, int max_teams, size_t scratch);
 
+/* GPU builds: the symmetric heap is GPU memory, which host code cannot load
+ * or store.  Host entry points route addresses inside it here (copies with
+ * the GPU runtime, kernels for AMOs and collectives); CPU builds compile
+ * the checks away. */
+#ifdef SHOAL_HAVE_GPU
+SHOAL_HIDDEN bool shoal_gpu_owns(const void *addr, size_t bytes);
+/* PE pe's copy of addr as this PE's GPU addresses it, or NULL. */
+SHOAL_HIDDEN void *shoal_gpu_peer(const void *addr, int pe);
+/* Synchronous copy between any host or GPU addresses. */
+SHOAL_HIDDEN void shoal_gpu_copy(const char *call, void *dest, const void *src, size_t n);
+SHOAL_HIDDEN void shoal_gpu_fill(const char *call, void *dest, int v, size_t n);
+/* Is addr device memory (any GPU allocation, symmetric or not)? */
+SHOAL_HIDDEN bool shoal_gpu_is_device(const void *addr);
+/* The remote seam's put/get/AMO when the remote address is GPU memory. */
+SHOAL_HIDDEN void shoal_gpu_rma(int is_put, void *dest, const void *src, size_t n, int pe);
+SHOAL_HIDDEN void shoal_gpu_amo(int op, int dtype, void *dest, const void *operand, const void *compare,
+                                void *result, int pe);
+/* Teams split on the host are entered in (and removed from) the kernels'
+ * team table. */
+SHOAL_HIDDEN void shoal_gpu_team_created(shmem_team_t team);
+SHOAL_HIDDEN void shoal_gpu_team_destroying(shmem_team_t team);
+#else
+static inline bool shoal_gpu_owns(const void *addr, size_t bytes) { (void)addr; (void)bytes; return false; }
+#endif
+
 #endif

@@ -17,14 +17,22 @@ static _Noreturn void no_transport(const char *what, int pe)
               pe, shoal_dstate.my_pe);
 }
 
+/* GPU builds: the symmetric heap is GPU memory, which the host reaches
+ * through the GPU runtime rather than the fabric. */
 void shoal_remote_put(struct shoal_ctx *ctx, void *dest, const void *src, size_t n, int pe)
 {
+#ifdef SHOAL_HAVE_GPU
+  if (shoal_gpu_owns(dest, 1)) { shoal_gpu_rma(1, dest, src, n, pe); return; }
+#endif
   if (!shoal_rt.transport) no_transport("put", pe);
   if (n) shoal_rt.transport->put(ctx->transport, dest, src, n, pe);
 }
 
 void shoal_remote_get(struct shoal_ctx *ctx, void *dest, const void *src, size_t n, int pe)
 {
+#ifdef SHOAL_HAVE_GPU
+  if (shoal_gpu_owns(src, 1)) { shoal_gpu_rma(0, dest, src, n, pe); return; }
+#endif
   if (!shoal_rt.transport) no_transport("get", pe);
   if (n) shoal_rt.transport->get(ctx->transport, dest, src, n, pe);
 }
@@ -32,6 +40,9 @@ void shoal_remote_get(struct shoal_ctx *ctx, void *dest, const void *src, size_t
 void shoal_remote_amo(struct shoal_ctx *ctx, shoal_amo_op op, shoal_dtype dt, void *dest,
                       const void *operand, const void *compare, void *result, int pe)
 {
+#ifdef SHOAL_HAVE_GPU
+  if (shoal_gpu_owns(dest, 1)) { shoal_gpu_amo(op, dt, dest, operand, compare, result, pe); return; }
+#endif
   if (!shoal_rt.transport) no_transport(op_call(op), pe);
   shoal_rt.transport->amo(ctx->transport, op, dt, dest, operand, compare, result, pe);
 }

@@ -256,6 +256,9 @@ static int team_split(const char *call, shmem_team_t parent, int start, int stri
   if (config && (config_mask & SHMEM_TEAM_NUM_CONTEXTS)) t->config.num_contexts = config->num_contexts;
   slot_take(slot);
   *new_team = t;
+#ifdef SHOAL_HAVE_GPU
+  shoal_gpu_team_created(t);   /* kernels know the team when the split returns */
+#endif
   return 0;
 }
 
@@ -304,6 +307,9 @@ void shmem_team_destroy(shmem_team_t team)
    * this team (a counter barrier gives no such promise: a slow member may
    * still be reading the root's counter): zero them so the slot starts fresh
    * when a later split reuses it. */
+#ifdef SHOAL_HAVE_GPU
+  shoal_gpu_team_destroying(team);
+#endif
   shoal_dev_quiet(SHOAL_DEV_CTX);
   shoal_coll_sync_dissemination(team);
   memset(team->sync, 0, slot_bytes);

@@ -13,19 +13,10 @@
 int shoalh_my_pe(void) __asm__("shmem_my_pe");
 int shoalh_n_pes(void) __asm__("shmem_n_pes");
 void *shoalh_ptr(const void *dest, int pe) __asm__("shmem_ptr");
-void *shoalh_calloc(size_t count, size_t size) __asm__("shmem_calloc");
 int shoalh_team_my_pe(shmem_team_t team) __asm__("shmem_team_my_pe");
 int shoalh_team_n_pes(shmem_team_t team) __asm__("shmem_team_n_pes");
 int shoalh_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)
     __asm__("shmem_team_translate_pe");
-int shoalh_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
-                              const shmem_team_config_t *config, long config_mask,
-                              shmem_team_t *new_team) __asm__("shmem_team_split_strided");
-int shoalh_team_split_2d(shmem_team_t parent_team, int xrange,
-                         const shmem_team_config_t *xaxis_config, long xaxis_mask,
-                         shmem_team_t *xaxis_team, const shmem_team_config_t *yaxis_config,
-                         long yaxis_mask, shmem_team_t *yaxis_team) __asm__("shmem_team_split_2d");
-void shoalh_team_destroy(shmem_team_t team) __asm__("shmem_team_destroy");
 extern shmem_team_t shoalh_team_world __asm__("SHMEM_TEAM_WORLD");
 extern shmem_team_t shoalh_team_shared __asm__("SHMEM_TEAM_SHARED");
 extern shmem_ctx_t shoalh_ctx_default __asm__("SHMEM_CTX_DEFAULT");
@@ -33,11 +24,7 @@ extern shmem_ctx_t shoalh_ctx_default __asm__("SHMEM_CTX_DEFAULT");
 #define shmem_my_pe shoalh_my_pe
 #define shmem_n_pes shoalh_n_pes
 #define shmem_ptr shoalh_ptr
-#define shmem_calloc shoalh_calloc
 #define shmem_team_my_pe shoalh_team_my_pe
 #define shmem_team_n_pes shoalh_team_n_pes
 #define shmem_team_translate_pe shoalh_team_translate_pe
-#define shmem_team_split_strided shoalh_team_split_strided
-#define shmem_team_split_2d shoalh_team_split_2d
-#define shmem_team_destroy shoalh_team_destroy
 #endif

@@ -70,19 +70,23 @@ struct shoal_gpu_block_scope {
   __device__ static void sync(void) { __syncthreads(); }
 };
 
-template <class S> __device__ inline void shoal_gpu_put_coop(void *dest, const void *src, size_t n, int pe)
+/* Blocking forms (wait) meet at the end: the source may be reused by any
+ * thread on return.  The _nbi forms do not: completion is quiet's job. */
+template <class S, bool wait = true>
+__device__ inline void shoal_gpu_put_coop(void *dest, const void *src, size_t n, int pe)
 {
   void *r = shoal_dev_ptr(dest, pe);
   if (SHOAL_UNLIKELY(!r)) shoal_gpu_fail("putmem (cooperative)", dest, pe);
   shoal_gpu_copy_coop(r, src, n, S::tid(), S::size());
-  S::sync();   /* the source may be reused by any thread on return */
+  if (wait) S::sync();
 }
-template <class S> __device__ inline void shoal_gpu_get_coop(void *dest, const void *src, size_t n, int pe)
+template <class S, bool wait = true>
+__device__ inline void shoal_gpu_get_coop(void *dest, const void *src, size_t n, int pe)
 {
   const void *r = shoal_dev_ptr(src, pe);
   if (SHOAL_UNLIKELY(!r)) shoal_gpu_fail("getmem (cooperative)", src, pe);
   shoal_gpu_copy_coop(dest, r, n, S::tid(), S::size());
-  S::sync();
+  if (wait) S::sync();
 }
 template <class S>
 __device__ inline void shoal_gpu_put_signal_coop(void *dest, const void *src, size_t n, uint64_t *sig,
@@ -100,11 +104,11 @@ __device__ inline void shoal_gpu_put_signal_coop(void *dest, const void *src, si
   __device__ inline void shmemx_putmem##SFX(void *d, const void *s, size_t n, int pe) \
   { shoal_gpu_put_coop<SCOPE>(d, s, n, pe); } \
   __device__ inline void shmemx_putmem_nbi##SFX(void *d, const void *s, size_t n, int pe) \
-  { shoal_gpu_put_coop<SCOPE>(d, s, n, pe); } \
+  { shoal_gpu_put_coop<SCOPE, false>(d, s, n, pe); } \
   __device__ inline void shmemx_getmem##SFX(void *d, const void *s, size_t n, int pe) \
   { shoal_gpu_get_coop<SCOPE>(d, s, n, pe); } \
   __device__ inline void shmemx_getmem_nbi##SFX(void *d, const void *s, size_t n, int pe) \
-  { shoal_gpu_get_coop<SCOPE>(d, s, n, pe); } \
+  { shoal_gpu_get_coop<SCOPE, false>(d, s, n, pe); } \
   __device__ inline void shmemx_putmem_signal##SFX(void *d, const void *s, size_t n, uint64_t *sig, \
                                                    uint64_t v, int op, int pe) \
   { shoal_gpu_put_signal_coop<SCOPE>(d, s, n, sig, v, op, pe); } \
@@ -118,11 +122,11 @@ SHOAL_GPU_COOP_MEM(shoal_gpu_block_scope, _block)
   __device__ inline void shmemx_##N##_put##SFX(T *d, const T *s, size_t n, int pe) \
   { shoal_gpu_put_coop<SCOPE>(d, s, n * sizeof(T), pe); } \
   __device__ inline void shmemx_##N##_put_nbi##SFX(T *d, const T *s, size_t n, int pe) \
-  { shoal_gpu_put_coop<SCOPE>(d, s, n * sizeof(T), pe); } \
+  { shoal_gpu_put_coop<SCOPE, false>(d, s, n * sizeof(T), pe); } \
   __device__ inline void shmemx_##N##_get##SFX(T *d, const T *s, size_t n, int pe) \
   { shoal_gpu_get_coop<SCOPE>(d, s, n * sizeof(T), pe); } \
   __device__ inline void shmemx_##N##_get_nbi##SFX(T *d, const T *s, size_t n, int pe) \
-  { shoal_gpu_get_coop<SCOPE>(d, s, n * sizeof(T), pe); } \
+  { shoal_gpu_get_coop<SCOPE, false>(d, s, n * sizeof(T), pe); } \
   __device__ inline void shmemx_##N##_put_signal##SFX(T *d, const T *s, size_t n, uint64_t *sig, \
                                                       uint64_t v, int op, int pe) \
   { shoal_gpu_put_signal_coop<SCOPE>(d, s, n * sizeof(T), sig, v, op, pe); } \
@@ -443,75 +447,71 @@ static inline void shmemx_barrier_all_on_stream(shoal_gpu_stream_t stream)
   shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(SHMEM_TEAM_WORLD);
   (void)shoal_gpu_launched("shmemx_barrier_all_on_stream");
 }
+/* Broadcast (which 0), fcollect (1) and alltoall (2) on a stream, for the
+ * entry points below and the library's blocking ones on GPU memory. */
+template <class shoal_unused = void>
+static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_team_t team, void *dest,
+                                           const void *src, size_t nbytes, int root, shoal_gpu_stream_t stream)
+{
+  if (nbytes >= SHOAL_GPU_GRID_MIN && shoalx_gpu_heap_has(dest)) {
+    shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
+    shoal_gpu_k_move_grid<><<<SHOAL_GPU_GRID_BLOCKS, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(which, team, dest, src,
+                                                                                           nbytes, root);
+    shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
+  } else {
+    shoal_gpu_k_coll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(which, team, dest, src, nbytes, root);
+  }
+  return shoal_gpu_launched(call);
+}
 template <class shoal_unused = void>
 static inline int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *src,
                                                 size_t nbytes, int root, shoal_gpu_stream_t stream)
 {
-  if (nbytes >= SHOAL_GPU_GRID_MIN && shoalx_gpu_heap_has(dest)) {
-    shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
-    shoal_gpu_k_move_grid<><<<SHOAL_GPU_GRID_BLOCKS, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(0, team, dest, src, nbytes, root);
-    shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
-  } else {
-    shoal_gpu_k_coll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(0, team, dest, src, nbytes, root);
-  }
-  return shoal_gpu_launched("shmemx_broadcastmem_on_stream");
+  return shoal_gpu_move_on_stream("shmemx_broadcastmem_on_stream", 0, team, dest, src, nbytes, root, stream);
 }
 template <class shoal_unused = void>
 static inline int shmemx_fcollectmem_on_stream(shmem_team_t team, void *dest, const void *src,
                                                size_t nbytes, shoal_gpu_stream_t stream)
 {
-  if (nbytes >= SHOAL_GPU_GRID_MIN && shoalx_gpu_heap_has(dest)) {
-    shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
-    shoal_gpu_k_move_grid<><<<SHOAL_GPU_GRID_BLOCKS, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(1, team, dest, src, nbytes, 0);
-    shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
-  } else {
-    shoal_gpu_k_coll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(1, team, dest, src, nbytes, 0);
-  }
-  return shoal_gpu_launched("shmemx_fcollectmem_on_stream");
+  return shoal_gpu_move_on_stream("shmemx_fcollectmem_on_stream", 1, team, dest, src, nbytes, 0, stream);
 }
 template <class shoal_unused = void>
 static inline int shmemx_alltoallmem_on_stream(shmem_team_t team, void *dest, const void *src,
                                                size_t nbytes, shoal_gpu_stream_t stream)
 {
-  if (nbytes >= SHOAL_GPU_GRID_MIN && shoalx_gpu_heap_has(dest)) {
+  return shoal_gpu_move_on_stream("shmemx_alltoallmem_on_stream", 2, team, dest, src, nbytes, 0, stream);
+}
+/* Every reduction entry point on a stream (and the library's blocking
+ * ones on GPU memory) launches through here. */
+template <class T, class OP>
+static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team, T *dest, const T *src,
+                                             size_t nreduce, int scatter, shoal_gpu_stream_t stream)
+{
+  int np = scatter ? shmem_team_n_pes(team) : 1;
+  if (np > 0 && shoal_gpu_use_grid(src, nreduce * sizeof(T) * (size_t)np, dest, nreduce * sizeof(T))) {
     shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
-    shoal_gpu_k_move_grid<><<<SHOAL_GPU_GRID_BLOCKS, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(2, team, dest, src, nbytes, 0);
+    shoal_gpu_k_reduce_grid<T, OP><<<SHOAL_GPU_GRID_BLOCKS, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(
+        team, dest, src, nreduce, scatter);
     shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
   } else {
-    shoal_gpu_k_coll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(2, team, dest, src, nbytes, 0);
+    shoal_gpu_k_reduce<T, OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce, scatter);
   }
-  return shoal_gpu_launched("shmemx_alltoallmem_on_stream");
+  return shoal_gpu_launched(call);
 }
 #define SHOAL_GPU_REDUCE_STREAM(T, N, OP) \
-  template <class shoal_unused = void> static inline int shmemx_##N##_##OP##_reduce_on_stream(shmem_team_t team, T *dest, const T *src, \
+  template <class shoal_unused = void> \
+  static inline int shmemx_##N##_##OP##_reduce_on_stream(shmem_team_t team, T *dest, const T *src, \
                                                          size_t nreduce, shoal_gpu_stream_t stream) \
   { \
-    if (shoal_gpu_use_grid(src, nreduce * sizeof(T), dest, nreduce * sizeof(T))) { \
-      shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team); \
-      shoal_gpu_k_reduce_grid<T, shoal_gpu_op_##OP><<<SHOAL_GPU_GRID_BLOCKS, SHOAL_GPU_LAUNCH_THREADS, 0, \
-                                                      stream>>>(team, dest, src, nreduce, 0); \
-      shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team); \
-    } else { \
-      shoal_gpu_k_reduce<T, shoal_gpu_op_##OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, \
-                                                                                     nreduce, 0); \
-    } \
-    return shoal_gpu_launched("shmemx_" #N "_" #OP "_reduce_on_stream"); \
+    return shoal_gpu_reduce_on_stream<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_on_stream", team, \
+                                                            dest, src, nreduce, 0, stream); \
   } \
-  template <class shoal_unused = void> static inline int shmemx_##N##_##OP##_reduce_scatter_on_stream(shmem_team_t team, T *dest, \
-                                                                 const T *src, size_t nreduce, \
-                                                                 shoal_gpu_stream_t stream) \
+  template <class shoal_unused = void> \
+  static inline int shmemx_##N##_##OP##_reduce_scatter_on_stream(shmem_team_t team, T *dest, const T *src, \
+                                                                 size_t nreduce, shoal_gpu_stream_t stream) \
   { \
-    int np_ = shmem_team_n_pes(team); \
-    if (np_ > 0 && shoal_gpu_use_grid(src, nreduce * sizeof(T) * (size_t)np_, dest, nreduce * sizeof(T))) { \
-      shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team); \
-      shoal_gpu_k_reduce_grid<T, shoal_gpu_op_##OP><<<SHOAL_GPU_GRID_BLOCKS, SHOAL_GPU_LAUNCH_THREADS, 0, \
-                                                      stream>>>(team, dest, src, nreduce, 1); \
-      shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team); \
-    } else { \
-      shoal_gpu_k_reduce<T, shoal_gpu_op_##OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, \
-                                                                                     nreduce, 1); \
-    } \
-    return shoal_gpu_launched("shmemx_" #N "_" #OP "_reduce_scatter_on_stream"); \
+    return shoal_gpu_reduce_on_stream<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_scatter_on_stream", \
+                                                            team, dest, src, nreduce, 1, stream); \
   }
 #define SHOAL_GPU_REDUCE_STREAM_BITWISE(T, N) \
   SHOAL_GPU_REDUCE_STREAM(T, N, and) SHOAL_GPU_REDUCE_STREAM(T, N, or) SHOAL_GPU_REDUCE_STREAM(T, N, xor)

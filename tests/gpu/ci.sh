@@ -24,7 +24,7 @@ fi
 if command -v hipcc > /dev/null; then
   rm -rf _build-hip && mkdir _build-hip &&
     git ls-files -z | xargs -0 cp --parents -t _build-hip && cd _build-hip &&
-    ./autogen.sh > /dev/null && ./configure -q --enable-werror --with-hip &&
+    ./autogen.sh > /dev/null && ./configure -q --enable-werror --with-hip SHOAL_GPU_ARCH=gfx90a &&
     make -j2 libshoal.la && SHOAL_HIPCC=hipcc SHOAL_GPU_ARCH=gfx90a tests/gpu/run.sh --build-only . || status=1
   cd "$root" || exit 1
 fi

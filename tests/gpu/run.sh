@@ -1,16 +1,18 @@
 #!/bin/sh
 # Build, and on a GPU machine run, every GPU test, example and benchmark of
 # a GPU build of Shoal (configure --with-cuda, or --with-hip).
-#   tests/gpu/run.sh [--build-only] [--bench] BUILDDIR
-# Programs go to $SHOAL_GPU_OUT (default BUILDDIR/gpu-bin).  Runs use
-# mpirun at 2 GPUs, and 4 when the machine has them; test_device also runs
+#   tests/gpu/run.sh [--build-only | --run-only] [--bench] BUILDDIR
+# Programs go to $SHOAL_GPU_OUT (default BUILDDIR/gpu-bin); --run-only runs
+# the programs already there (built elsewhere).  Runs use mpirun at 2 GPUs,
+# and 4 when the machine has them (SHOAL_GPU_NPS="2 4" overrides: 4 PEs
+# on 2 GPUs share them, two processes per GPU); test_device also runs
 # under compute-sanitizer --tool memcheck.  --bench runs bench/gpu too,
 # NVSHMEM's side when $NVSHMEM_HOME (include/, lib/) is set.
 # SHOAL_GPU_NO_BENCH=1 leaves the benchmarks out of the build (CI).
 set -u
-build_only=0 bench=0
+build_only=0 run_only=0 bench=0
 while [ $# -gt 1 ]; do
-  case "$1" in --build-only) build_only=1 ;; --bench) bench=1 ;; *) break ;; esac
+  case "$1" in --build-only) build_only=1 ;; --run-only) run_only=1 ;; --bench) bench=1 ;; *) break ;; esac
   shift
 done
 B=$(cd "${1:?usage: run.sh [--build-only] [--bench] BUILDDIR}" && pwd)
@@ -47,12 +49,18 @@ build() {   # build NAME SOURCES... [-- EXTRA]
 }
 failed() { ls "$O"/*.FAILED 2> /dev/null | wc -l; }
 T=$S/tests/gpu
+if [ $run_only -eq 0 ]; then
 build libmtu.so $SHARED $T/mtu_lib.cu &
 build libmtu_dl.so $SHARED $T/mtu_dl.cu &
 # Debian's hipcc 5.2 (clang 15) crashes in its AMDGPU backend on
 # test_device ("failed to annotate CFG"): HIP builds skip it.
 [ -z "$hipcc" ] && build test_device $T/test_device.cu &
 build test_coll $T/test_coll.cu &
+# The host API on GPU memory from plain C: no GPU compiler, no GPU headers.
+echo "  CC       test_host"
+rm -f "$O/test_host.FAILED"
+${CC:-cc} -O2 -std=c11 -I"$S/include" "$T/test_host.c" -o "$O/test_host" -L"$B/.libs" -lshoal \
+  -Wl,-rpath,"$B/.libs" > "$O/test_host.build.log" 2>&1 || { cat "$O/test_host.build.log"; touch "$O/test_host.FAILED"; }
 wait
 build test_multi_tu $T/mtu_main.cu $T/mtu_a.cu $T/mtu_b.cu -L"$O" -lmtu ${RPATH}"$O" -ldl &
 build ring_put_signal $S/examples/gpu/ring_put_signal.cu &
@@ -65,6 +73,7 @@ fi
 wait
 fails=$(failed)
 [ "$fails" -eq 0 ] || { echo "gpu: $fails builds failed"; exit 1; }
+fi
 [ $build_only -eq 1 ] && { echo "gpu: all GPU programs built in $O"; exit 0; }
 
 ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
@@ -73,8 +82,9 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 launch() { timeout "${SHOAL_TEST_TIMEOUT:-300}" mpirun --oversubscribe --bind-to none -np "$@"; }
 status=0
 nps=2; [ "$ngpu" -ge 4 ] && nps="2 4"; [ "$ngpu" -lt 2 ] && nps=1
+nps=${SHOAL_GPU_NPS:-$nps}
 for np in $nps; do
-  for p in test_device test_coll "test_multi_tu $O/libmtu_dl.so" ring_put_signal fused_allreduce; do
+  for p in test_host test_device test_coll "test_multi_tu $O/libmtu_dl.so" ring_put_signal fused_allreduce; do
     echo "== $p with $np PEs"
     if ! launch "$np" $O/$p; then echo "FAIL: $p with $np PEs"; status=1; fi
   done

@@ -37,18 +37,32 @@ __global__ void k_get_thread(int *back, const int *dst, long *gv, const long *pv
   if ((int)threadIdx.x < np) gv[threadIdx.x] = shmem_long_g(pv + threadIdx.x, (me + 1) % np);
 }
 
-/* Warp and block scope putmem at byte offset off (misaligned when off is
- * not a multiple of 16), size n, to the next PE; getmem_block back. */
-__global__ void k_coop(char *dst, const char *src, size_t n, size_t off, int warp, char *back)
+/* Warp (mode bit 0) or block scope putmem, blocking or _nbi (bit 1), at
+ * byte offset off (misaligned when off is not a multiple of 16), size n,
+ * to the next PE; getmem back at block scope. */
+__global__ void k_coop(char *dst, const char *src, size_t n, size_t off, int mode, char *back)
 {
   int me = shmem_my_pe(), np = shmem_n_pes(), next = (me + 1) % np;
+  bool warp = mode & 1, nbi = mode & 2;
   if (warp) {
-    if (threadIdx.x < 32) shmemx_putmem_warp(dst + off, src, n, next);
+    if (threadIdx.x < 32) {
+      if (nbi) shmemx_putmem_nbi_warp(dst + off, src, n, next);
+      else shmemx_putmem_warp(dst + off, src, n, next);
+    }
+  } else if (nbi) {
+    shmemx_putmem_nbi_block(dst + off, src, n, next);
   } else {
     shmemx_putmem_block(dst + off, src, n, next);
   }
+  if (nbi) shmem_quiet();
   shmemx_barrier_all_block();
-  shmemx_getmem_block(back, dst + off, n, next);   /* what I put there */
+  if (nbi) {
+    shmemx_getmem_nbi_block(back, dst + off, n, next);   /* what I put there */
+    shmem_quiet();
+    __syncthreads();
+  } else {
+    shmemx_getmem_block(back, dst + off, n, next);
+  }
 }
 
 /* put_signal at each scope to the next PE, then wait for mine. */
@@ -156,7 +170,7 @@ int main(void)
   GT_CUDA(cudaMalloc((void **)&csrc, maxn));
   GT_CUDA(cudaMalloc((void **)&cback, maxn));
   unsigned char *h = (unsigned char *)malloc(maxn), *e = (unsigned char *)malloc(maxn);
-  for (int warp = 0; warp < 2; warp++)
+  for (int warp = 0; warp < 4; warp++)   /* bit 0: warp scope, bit 1: _nbi */
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
       for (size_t oi = 0; oi < sizeof offs / sizeof *offs; oi++) {
         size_t n = sizes[si], off = offs[oi];
@@ -166,18 +180,18 @@ int main(void)
         GT_CUDA(cudaMemset(cback, 0x5A, maxn));
         GT_LAUNCHED();
         shmem_barrier_all();
-        k_coop<<<1, warp ? 32 : 512>>>(cdst, csrc, n, off, warp, cback);
+        k_coop<<<1, (warp & 1) ? 32 : 512>>>(cdst, csrc, n, off, warp, cback);
         GT_LAUNCHED();
         shmem_barrier_all();
         GT_CUDA(cudaMemcpy(h, cdst, maxn, cudaMemcpyDeviceToHost));
         fill_host_expect(e, n, prev, salt);
-        GT_CHECK(!memcmp(h + off, e, n), "%s put of %zu bytes at offset %zu from PE %d wrong",
-                 warp ? "warp" : "block", n, off, prev);
+        GT_CHECK(!memcmp(h + off, e, n), "%s%s put of %zu bytes at offset %zu from PE %d wrong",
+                 (warp & 1) ? "warp" : "block", (warp & 2) ? " nbi" : "", n, off, prev);
         int untouched = 1;
         for (size_t i = 0; i < off; i++) untouched &= h[i] == 0x5A;
         for (size_t i = off + n; i < maxn; i++) untouched &= h[i] == 0x5A;
-        GT_CHECK(untouched, "%s put of %zu bytes at offset %zu wrote outside its range",
-                 warp ? "warp" : "block", n, off);
+        GT_CHECK(untouched, "%s%s put of %zu bytes at offset %zu wrote outside its range",
+                 (warp & 1) ? "warp" : "block", (warp & 2) ? " nbi" : "", n, off);
         GT_CUDA(cudaMemcpy(h, cback, n, cudaMemcpyDeviceToHost));
         fill_host_expect(e, n, me, salt);
         GT_CHECK(!memcmp(h, e, n), "block get of %zu bytes at offset %zu wrong", n, off);

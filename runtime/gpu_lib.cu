@@ -1,0 +1,128 @@
+/* The library's own GPU translation unit, compiled by nvcc (CUDA builds) or
+ * hipcc (HIP builds) into libshoal: the kernels behind host calls on GPU
+ * memory.  Like any user unit it includes <shmem.h>, registers for the
+ * device state, and runs the collectives through the same _on_stream code
+ * (collectives/ and <shoal/gpu_x.h>) a user's unit would. */
+#include <shmem.h>
+#include <shmemx.h>
+#include <pthread.h>
+#include <type_traits>
+#include "gpu_lib.h"
+
+/* ---- AMOs ------------------------------------------------------------------ */
+template <class T> __device__ void amo_on(int op, T *r, uint64_t a, uint64_t b, uint64_t *out)
+{
+  T v, c, res = T();
+  memcpy(&v, &a, sizeof v);
+  memcpy(&c, &b, sizeof c);
+  switch (op) {
+  case SHOAL_AMO_FETCH: res = shoal_gpu_load(r, SHOAL_RLX); break;
+  case SHOAL_AMO_SET: shoal_gpu_store(r, v, SHOAL_RLX); break;
+  case SHOAL_AMO_SWAP: res = shoal_gpu_exchange(r, v); break;
+  default:
+    if constexpr (std::is_integral<T>::value) {
+      switch (op) {
+      case SHOAL_AMO_CSWAP: res = c; shoal_gpu_cas(r, &res, v); break;
+      case SHOAL_AMO_FETCH_ADD: case SHOAL_AMO_ADD: res = shoal_gpu_fetch_add(r, v); break;
+      case SHOAL_AMO_FETCH_AND: case SHOAL_AMO_AND: res = shoal_gpu_fetch_and(r, v); break;
+      case SHOAL_AMO_FETCH_OR: case SHOAL_AMO_OR: res = shoal_gpu_fetch_or(r, v); break;
+      case SHOAL_AMO_FETCH_XOR: case SHOAL_AMO_XOR: res = shoal_gpu_fetch_xor(r, v); break;
+      default: break;
+      }
+    }
+  }
+  uint64_t o = 0;
+  memcpy(&o, &res, sizeof res);
+  *out = o;
+}
+
+__global__ void shoal_lib_k_amo(int op, int dt, void *r, uint64_t a, uint64_t b, uint64_t *out)
+{
+  shoal_fence_system();   /* after this PE's earlier host copies, as AMOs follow puts */
+  switch (dt) {
+  case SHOAL_DT_I32: amo_on<int32_t>(op, (int32_t *)r, a, b, out); break;
+  case SHOAL_DT_I64: amo_on<int64_t>(op, (int64_t *)r, a, b, out); break;
+  case SHOAL_DT_U32: amo_on<uint32_t>(op, (uint32_t *)r, a, b, out); break;
+  case SHOAL_DT_U64: amo_on<uint64_t>(op, (uint64_t *)r, a, b, out); break;
+  case SHOAL_DT_F32: amo_on<float>(op, (float *)r, a, b, out); break;
+  default: amo_on<double>(op, (double *)r, a, b, out); break;
+  }
+  shoal_fence_system();
+}
+
+static pthread_mutex_t amo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void shoal_gpu_lib_amo(int op, int dt, void *target, const void *operand, const void *compare, void *result)
+{
+  static uint64_t *out;   /* pinned: the kernel writes the result straight to the host */
+  const char *call = "atomic on GPU memory (host)";
+  size_t size = (dt == SHOAL_DT_I32 || dt == SHOAL_DT_U32 || dt == SHOAL_DT_F32) ? 4 : 8;
+  uint64_t a = 0, b = 0;
+  memcpy(&a, operand, size);
+  if (compare) memcpy(&b, compare, size);
+  pthread_mutex_lock(&amo_lock);
+  if (!out) shoal_gpu_hcheck(call, SHOAL_GPURT(HostAlloc)((void **)&out, 8, 0));
+  shoal_gpu_stream_t st = shoal_gpu_hstream(call);
+  shoal_lib_k_amo<<<1, 1, 0, st>>>(op, dt, target, a, b, out);
+  shoal_gpu_hcheck(call, SHOAL_GPURT(GetLastError)());
+  shoal_gpu_hcheck(call, SHOAL_GPURT(StreamSynchronize)(st));
+  uint64_t r = *(volatile uint64_t *)out;
+  pthread_mutex_unlock(&amo_lock);
+  if (result) memcpy(result, &r, size);
+}
+
+/* ---- collectives ----------------------------------------------------------- */
+void shoal_gpu_lib_move(const char *call, int which, shmem_team_t team, void *dest, const void *src,
+                        size_t nbytes, int root)
+{
+  shoal_gpu_stream_t st = shoal_gpu_hstream(call);
+  shoal_gpu_move_on_stream(call, which, team, dest, src, nbytes, root, st);
+  shoal_gpu_hcheck(call, SHOAL_GPURT(StreamSynchronize)(st));
+}
+
+enum {
+#define LIB_OP(OP, CLASS) LIB_OP_##OP,
+  SHOAL_REDUCE_OPS(LIB_OP)
+#undef LIB_OP
+};
+
+template <class T>
+static int reduce_as(const char *call, shmem_team_t team, void *dest, const void *src, size_t n, int op,
+                     int scatter, shoal_gpu_stream_t st)
+{
+  T *d = (T *)dest;
+  const T *s = (const T *)src;
+#define LIB_REDUCE(OP) shoal_gpu_reduce_on_stream<T, shoal_gpu_op_##OP>(call, team, d, s, n, scatter, st)
+  switch (op) {
+  case LIB_OP_min: return LIB_REDUCE(min);
+  case LIB_OP_max: return LIB_REDUCE(max);
+  case LIB_OP_sum: return LIB_REDUCE(sum);
+  case LIB_OP_prod: return LIB_REDUCE(prod);
+  default: break;
+  }
+  if constexpr (std::is_integral<T>::value) {
+    switch (op) {
+    case LIB_OP_and: return LIB_REDUCE(and);
+    case LIB_OP_or: return LIB_REDUCE(or);
+    case LIB_OP_xor: return LIB_REDUCE(xor);
+    default: break;
+    }
+  }
+#undef LIB_REDUCE
+  return -1;
+}
+
+int shoal_gpu_lib_reduce(const char *call, shmem_team_t team, void *dest, const void *src, size_t count,
+                         int kind, int size, int op, int scatter)
+{
+  shoal_gpu_stream_t st = shoal_gpu_hstream(call);
+  int rc = -1;
+#define LIB_TYPE(K, S, T) else if (kind == K && size == S) rc = reduce_as<T>(call, team, dest, src, count, op, scatter, st);
+  if (0) {}
+  LIB_TYPE(0, 1, int8_t) LIB_TYPE(0, 2, int16_t) LIB_TYPE(0, 4, int32_t) LIB_TYPE(0, 8, int64_t)
+  LIB_TYPE(1, 1, uint8_t) LIB_TYPE(1, 2, uint16_t) LIB_TYPE(1, 4, uint32_t) LIB_TYPE(1, 8, uint64_t)
+  LIB_TYPE(2, 4, float) LIB_TYPE(2, 8, double)
+#undef LIB_TYPE
+  if (rc == 0) shoal_gpu_hcheck(call, SHOAL_GPURT(StreamSynchronize)(st));
+  return rc;
+}

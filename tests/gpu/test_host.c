@@ -1,0 +1,313 @@
+/* The host API on GPU memory from plain C: a file built with cc (no CUDA or
+ * HIP headers) against a GPU build of libshoal.  shmem_malloc returns GPU
+ * memory; put/get/p/g/iput/iget, put_signal, every AMO kind, wait/test,
+ * calloc/realloc, shmem_ptr, teams split here, and the blocking team
+ * collectives all work on it.  Fresh data every run, outputs poisoned
+ * first, every element checked against a reference each PE computes. */
+#include <shmem.h>
+#include <shmemx.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int failures;
+/* One line per stage on stderr, so a hang shows where it is. */
+static int verbose;
+#define STAGE(name) do { if (me == 0 || verbose) { fprintf(stderr, "test_host: PE %d: %s\n", me, name); } } while (0)
+static uint64_t seed;
+static int me, npes;
+
+#define CHECK(cond, ...) do { if (!(cond)) { if (++failures < 20) { \
+    fprintf(stderr, "PE %d: FAIL %s:%d: ", me, __FILE__, __LINE__); \
+    fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } } while (0)
+
+/* The value PE pe holds at index i of data set tag: any PE can predict it. */
+static uint64_t mix(uint64_t x)
+{
+  x ^= x >> 33; x *= 0xff51afd7ed558ccdull; x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ull; x ^= x >> 33;
+  return x;
+}
+static uint64_t val(int tag, int pe, size_t i) { return mix(seed ^ mix((uint64_t)tag << 40 ^ (uint64_t)pe << 32 ^ i)) | 1; }
+
+static void test_rma(void)
+{
+  const size_t n = 5000;
+  int *buf = shmem_malloc(n * sizeof(int));
+  int *src = malloc(n * sizeof(int)), *out = malloc(n * sizeof(int));
+  int right = (me + 1) % npes, left = (me + npes - 1) % npes;
+  for (size_t i = 0; i < n; i++) src[i] = (int)val(1, me, i);
+  shmem_barrier_all();
+  shmem_int_put(buf, src, n, right);   /* host memory to a peer's GPU heap */
+  shmem_barrier_all();
+  memset(out, 0x5a, n * sizeof(int));
+  shmem_int_get(out, buf, n, me);
+  size_t bad = 0;
+  for (size_t i = 0; i < n; i++) bad += out[i] != (int)val(1, left, i);
+  CHECK(bad == 0, "put/get: %zu of %zu elements wrong", bad, n);
+  /* get from a peer, into host memory */
+  memset(out, 0x5a, n * sizeof(int));
+  shmem_getmem(out, buf, n * sizeof(int), right);
+  bad = 0;
+  for (size_t i = 0; i < n; i++) bad += out[i] != (int)val(1, me, i);
+  CHECK(bad == 0, "getmem from a peer: %zu wrong", bad);
+  /* p/g and strided */
+  shmem_barrier_all();
+  shmem_long_p((long *)buf, (long)val(2, me, 0), right);
+  shmem_barrier_all();
+  CHECK(shmem_long_g((long *)buf, me) == (long)val(2, left, 0), "p/g");
+  int st[8];
+  for (int i = 0; i < 8; i++) st[i] = (int)val(3, me, (size_t)i);
+  shmem_barrier_all();
+  shmem_int_iput(buf + 16, st, 3, 1, 8, right);
+  shmem_barrier_all();
+  int got[8] = {0};
+  shmem_int_iget(got, buf + 16, 1, 3, 8, me);
+  for (int i = 0; i < 8; i++) CHECK(got[i] == (int)val(3, left, (size_t)i), "iput/iget element %d", i);
+  shmem_barrier_all();
+  shmem_free(buf);
+  free(src);
+  free(out);
+}
+
+static void test_signal_wait(void)
+{
+  uint64_t *sig = shmem_calloc(4, sizeof(uint64_t));
+  long *data = shmem_malloc(64 * sizeof(long));
+  int *flags = shmem_calloc((size_t)npes, sizeof(int));
+  int right = (me + 1) % npes, left = (me + npes - 1) % npes;
+  long src[64];
+  for (int i = 0; i < 64; i++) src[i] = (long)val(4, me, (size_t)i);
+  uint64_t zero[4];
+  shmem_getmem(zero, sig, sizeof zero, me);
+  CHECK(zero[0] == 0 && zero[3] == 0, "calloc on the GPU heap is not zeroed");
+  shmem_barrier_all();
+  shmem_long_put_signal(data, src, 64, sig, 7, SHMEM_SIGNAL_SET, right);
+  CHECK(shmem_signal_wait_until(sig, SHMEM_CMP_EQ, 7) == 7, "signal_wait_until value");
+  long in[64];
+  shmem_long_get(in, data, 64, me);
+  for (int i = 0; i < 64; i++) CHECK(in[i] == (long)val(4, left, (size_t)i), "put_signal data %d", i);
+  CHECK(shmem_signal_fetch(sig) == 7, "signal_fetch");
+  /* every PE sets its flag on every PE; wait for all, any, some, test */
+  shmem_barrier_all();
+  for (int pe = 0; pe < npes; pe++) shmem_int_atomic_set(&flags[me], me + 1, pe);
+  shmem_int_wait_until_all(flags, (size_t)npes, NULL, SHMEM_CMP_NE, 0);
+  for (int pe = 0; pe < npes; pe++) CHECK(shmem_int_g(&flags[pe], me) == pe + 1, "flag of PE %d", pe);
+  CHECK(shmem_int_test_all(flags, (size_t)npes, NULL, SHMEM_CMP_GT, 0) == 1, "test_all");
+  CHECK(shmem_int_wait_until_any(flags, (size_t)npes, NULL, SHMEM_CMP_EQ, left + 1) == (size_t)left,
+        "wait_until_any index");
+  size_t idx[64];
+  CHECK(shmem_int_wait_until_some(flags, (size_t)npes, idx, NULL, SHMEM_CMP_GE, 1) == (size_t)npes,
+        "wait_until_some count");
+  CHECK(shmem_int_test(&flags[me], SHMEM_CMP_EQ, me + 1) == 1, "test");
+  CHECK(shmem_int_test(&flags[me], SHMEM_CMP_EQ, me + 2) == 0, "test false");
+  shmem_int_wait_until(&flags[right], SHMEM_CMP_EQ, right + 1);
+  shmem_barrier_all();
+  shmem_free(flags);
+  shmem_free(data);
+  shmem_free(sig);
+}
+
+static void test_amo(void)
+{
+  uint64_t *u = shmem_calloc(4, sizeof(uint64_t));
+  int *i32 = shmem_calloc(2, sizeof(int));
+  double *d = shmem_calloc(1, sizeof(double));
+  for (int k = 0; k < 10; k++) (void)shmem_uint64_atomic_fetch_add(&u[0], (uint64_t)me + 1, 0);
+  shmem_int_atomic_inc(&i32[0], 0);
+  shmem_uint64_atomic_or(&u[1], 1ull << (me % 64), 0);
+  shmem_barrier_all();
+  if (me == 0) {
+    uint64_t want = 10ull * (uint64_t)npes * (uint64_t)(npes + 1) / 2;
+    CHECK(shmem_uint64_atomic_fetch(&u[0], 0) == want, "fetch_add sum %llu, want %llu",
+          (unsigned long long)shmem_uint64_atomic_fetch(&u[0], 0), (unsigned long long)want);
+    CHECK(shmem_int_atomic_fetch(&i32[0], 0) == npes, "inc");
+    uint64_t mask = npes >= 64 ? ~0ull : (1ull << npes) - 1;
+    CHECK(shmem_uint64_atomic_fetch(&u[1], 0) == mask, "or");
+  }
+  shmem_barrier_all();
+  /* compare_swap: exactly one PE wins */
+  int won = shmem_int_atomic_compare_swap(&i32[1], 0, me + 100, 0) == 0;
+  int *wins = shmem_calloc(1, sizeof(int));
+  if (won) shmem_int_atomic_add(wins, 1, 0);
+  shmem_barrier_all();
+  if (me == 0) CHECK(shmem_int_atomic_fetch(wins, 0) == 1, "compare_swap winners");
+  uint64_t x = val(5, me, 0);
+  uint64_t old = shmem_uint64_atomic_swap(&u[2 + (me & 1)], x, me);
+  CHECK(old == 0, "swap old value");
+  CHECK(shmem_uint64_atomic_fetch_xor(&u[2 + (me & 1)], x, me) == x, "fetch_xor old value");
+  CHECK(shmem_uint64_atomic_fetch(&u[2 + (me & 1)], me) == 0, "xor result");
+  shmem_double_atomic_set(d, 2.5 * me, me);
+  CHECK(shmem_double_atomic_swap(d, 1.25, me) == 2.5 * me, "double swap");
+  CHECK(shmem_double_atomic_fetch(d, me) == 1.25, "double fetch");
+  shmem_barrier_all();
+  shmem_free(wins);
+  shmem_free(d);
+  shmem_free(i32);
+  shmem_free(u);
+}
+
+static void test_heap(void)
+{
+  const size_t n = 1000;
+  long *a = shmem_malloc(n * sizeof(long));
+  long h[1000];
+  for (size_t i = 0; i < n; i++) h[i] = (long)val(6, me, i);
+  shmem_long_put(a, h, n, me);
+  shmem_barrier_all();
+  long *b = shmem_realloc(a, 4 * n * sizeof(long));   /* may move: contents kept */
+  CHECK(b != NULL, "realloc");
+  long back[1000];
+  memset(back, 0, sizeof back);
+  shmem_long_get(back, b, n, me);
+  size_t bad = 0;
+  for (size_t i = 0; i < n; i++) bad += back[i] != h[i];
+  CHECK(bad == 0, "realloc kept %zu of %zu", n - bad, n);
+  for (int pe = 0; pe < npes; pe++) CHECK(shmem_ptr(b, pe) != NULL, "shmem_ptr to PE %d", pe);
+  CHECK(shmem_ptr(b, me) == (void *)b, "shmem_ptr to myself");
+  CHECK(shmem_addr_accessible(b, (me + 1) % npes), "addr_accessible");
+  shmem_free(b);
+}
+
+/* Symmetric GPU buffers for test_coll, allocated by every PE (shmem_malloc
+ * is collective over the world, so not inside a team's test). */
+static struct { int *src, *dst; float *fs, *fd; } bufs;
+
+/* The blocking collectives on GPU memory, over a team split in this C file,
+ * small (one block) and large (whole-GPU) sizes. */
+static void test_coll(shmem_team_t team, const char *name, size_t n)
+{
+  int tn = shmem_team_n_pes(team), tme = shmem_team_my_pe(team);
+  if (tme < 0) return;
+  int *wpe = malloc((size_t)tn * sizeof(int));
+  for (int i = 0; i < tn; i++) wpe[i] = shmem_team_translate_pe(team, i, SHMEM_TEAM_WORLD);
+  size_t total = n * (size_t)tn;
+  int *src = bufs.src, *dst = bufs.dst;
+  float *fs = bufs.fs, *fd = bufs.fd;
+  int *h = malloc(total * sizeof(int)), *poison = malloc(total * sizeof(int));
+  float *hf = malloc(n * sizeof(float));
+  memset(poison, 0x7b, total * sizeof(int));
+  for (size_t i = 0; i < total; i++) h[i] = (int)(val(7, me, i) % 1000003);
+  for (size_t i = 0; i < n; i++) hf[i] = (float)(val(8, me, i) % 4096) * 0.25f;
+  shmem_int_put(src, h, total, me);
+  shmem_float_put(fs, hf, n, me);
+  size_t bad;
+#define RESET() do { shmem_int_put(dst, poison, total, me); shmem_float_put(fd, (float *)poison, n, me); \
+                     shmem_team_sync(team); } while (0)
+  if (verbose) fprintf(stderr, "PE %d: %s collectives n=%zu\n", me, name, n);
+  /* broadcast from the last member */
+  RESET();
+  STAGE("broadcast");
+  CHECK(shmem_int_broadcast(team, dst, src, n, tn - 1) == 0, "%s broadcast rc", name);
+  shmem_int_get(h, dst, n, me);
+  bad = 0;
+  for (size_t i = 0; i < n; i++) bad += h[i] != (int)(val(7, wpe[tn - 1], i) % 1000003);
+  CHECK(bad == 0, "%s broadcast n=%zu: %zu wrong", name, n, bad);
+  /* fcollect */
+  STAGE("fcollect");
+  RESET();
+  CHECK(shmem_int_fcollect(team, dst, src, n) == 0, "%s fcollect rc", name);
+  shmem_int_get(h, dst, total, me);
+  bad = 0;
+  for (int p = 0; p < tn; p++)
+    for (size_t i = 0; i < n; i++) bad += h[(size_t)p * n + i] != (int)(val(7, wpe[p], i) % 1000003);
+  CHECK(bad == 0, "%s fcollect n=%zu: %zu wrong", name, n, bad);
+  /* alltoall */
+  STAGE("alltoall");
+  RESET();
+  CHECK(shmem_int_alltoall(team, dst, src, n) == 0, "%s alltoall rc", name);
+  shmem_int_get(h, dst, total, me);
+  bad = 0;
+  for (int p = 0; p < tn; p++)
+    for (size_t i = 0; i < n; i++)
+      bad += h[(size_t)p * n + i] != (int)(val(7, wpe[p], (size_t)tme * n + i) % 1000003);
+  CHECK(bad == 0, "%s alltoall n=%zu: %zu wrong", name, n, bad);
+  /* sum and max reductions, reduce_scatter */
+  RESET();
+  CHECK(shmem_int_sum_reduce(team, dst, src, n) == 0, "%s sum_reduce rc", name);
+  shmem_int_get(h, dst, n, me);
+  bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    int want = 0;
+    for (int p = 0; p < tn; p++) want += (int)(val(7, wpe[p], i) % 1000003);
+    bad += h[i] != want;
+  }
+  CHECK(bad == 0, "%s int sum_reduce n=%zu: %zu wrong", name, n, bad);
+  RESET();
+  CHECK(shmem_float_max_reduce(team, fd, fs, n) == 0, "%s max_reduce rc", name);
+  shmem_float_get(hf, fd, n, me);
+  bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    float want = 0;
+    for (int p = 0; p < tn; p++) {
+      float v = (float)(val(8, wpe[p], i) % 4096) * 0.25f;
+      if (v > want) want = v;
+    }
+    bad += hf[i] != want;
+  }
+  CHECK(bad == 0, "%s float max_reduce n=%zu: %zu wrong", name, n, bad);
+  RESET();
+  CHECK(shmemx_int_sum_reduce_scatter(team, dst, src, n) == 0, "%s reduce_scatter rc", name);
+  shmem_int_get(h, dst, n, me);
+  bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    int want = 0;
+    for (int p = 0; p < tn; p++) want += (int)(val(7, wpe[p], (size_t)tme * n + i) % 1000003);
+    bad += h[i] != want;
+  }
+  CHECK(bad == 0, "%s reduce_scatter n=%zu: %zu wrong", name, n, bad);
+#undef RESET
+  shmem_team_sync(team);
+  free(hf);
+  free(poison);
+  free(h);
+  free(wpe);
+}
+
+static uint64_t seed_sym;
+
+int main(void)
+{
+  shmem_init();
+  me = shmem_my_pe();
+  npes = shmem_n_pes();
+  verbose = getenv("SHOAL_TEST_VERBOSE") != NULL;
+  if (me == 0) seed_sym = (uint64_t)time(NULL) ^ 0x5eed;
+  shmem_barrier_all();
+  seed = shmem_uint64_g(&seed_sym, 0);
+  if (me == 0) printf("test_host: %d PEs, seed %llu\n", npes, (unsigned long long)seed);
+  STAGE("test_rma");
+  test_rma();
+  STAGE("test_signal_wait");
+  test_signal_wait();
+  STAGE("test_amo");
+  test_amo();
+  STAGE("test_heap");
+  test_heap();
+  STAGE("team split");
+  shmem_team_t even = SHMEM_TEAM_INVALID;
+  int rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, NULL, 0, &even);
+  CHECK(rc == 0, "split");
+  size_t sizes[] = {1, 777, 100000};   /* the last one runs on the whole GPU */
+  bufs.src = shmem_malloc(sizes[2] * (size_t)npes * sizeof(int));
+  bufs.dst = shmem_malloc(sizes[2] * (size_t)npes * sizeof(int));
+  bufs.fs = shmem_malloc(sizes[2] * sizeof(float));
+  bufs.fd = shmem_malloc(sizes[2] * sizeof(float));
+  for (int s = 0; s < 3; s++) {
+    STAGE(s == 0 ? "collectives, 1 element" : s == 1 ? "collectives, 777 elements" : "collectives, 100000 elements");
+    test_coll(SHMEM_TEAM_WORLD, "world", sizes[s]);
+    if (even != SHMEM_TEAM_INVALID) test_coll(even, "even", sizes[s]);
+    shmem_barrier_all();
+  }
+  shmem_team_destroy(even);
+  shmem_free(bufs.fd);
+  shmem_free(bufs.fs);
+  shmem_free(bufs.dst);
+  shmem_free(bufs.src);
+  shmem_int_sum_reduce(SHMEM_TEAM_WORLD, &failures, &failures, 1);   /* every PE's count */
+  if (me == 0) printf("test_host: %s\n", failures ? "FAILED" : "passed");
+  int rcode = failures ? 1 : 0;
+  shmem_finalize();
+  return rcode;
+}
