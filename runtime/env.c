@@ -33,6 +33,9 @@ const shoal_env_var shoal_env_vars[] = {
     {"SHOAL_OFI_AMO_ALL", "auto",
      "1: every AMO, on mapped PEs too, goes through libfabric (auto: when the provider's "
      "atomics are not CPU atomics)"},
+    {"SHOAL_GPU_DEVICE", "(local-rank)",
+     "GPU builds: the device this PE uses, among the visible ones (default: the local rank "
+     "modulo the number of GPUs)"},
     {NULL, NULL, NULL},
 };
 

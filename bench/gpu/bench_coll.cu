@@ -30,6 +30,32 @@ static void run_shoal(int op, float *dst, float *src, size_t bytes, int np, cuda
   case A2A: shmemx_alltoallmem_on_stream(SHMEM_TEAM_WORLD, dst, src, bytes / np, s); break;
   }
 }
+__global__ void k_empty(void) {}
+
+/* What any small collective costs at least, back to back on one stream: an
+ * empty kernel (one block of 32 or 1024 threads), and a team barrier. */
+static void floors(cudaStream_t s, int me)
+{
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
+  const char *what[] = {"empty kernel <<<1,32>>>", "empty kernel <<<1,1024>>>", "team_sync_on_stream"};
+  for (int k = 0; k < 3; k++) {
+    const int iters = 500;
+    for (int rep = -1; rep < iters; rep++) {
+      if (rep == 0) CK(cudaEventRecord(e0, s));
+      if (k == 0) k_empty<<<1, 32, 0, s>>>();
+      else if (k == 1) k_empty<<<1, 1024, 0, s>>>();
+      else shmemx_team_sync_on_stream(SHMEM_TEAM_WORLD, s);
+    }
+    CK(cudaEventRecord(e1, s));
+    CK(cudaEventSynchronize(e1));
+    float ms;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    if (me == 0) printf("floor: %-28s %8.2f us per call\n", what[k], ms * 1e3 / iters);
+    shmem_barrier_all();
+  }
+}
+
 static void run_nccl(int op, float *dst, float *src, size_t bytes, int np, ncclComm_t c, cudaStream_t s)
 {
   size_t n = bytes / sizeof(float);
@@ -69,6 +95,7 @@ int main(int argc, char **argv)
   CK(cudaEventCreate(&e0)); CK(cudaEventCreate(&e1));
   CK(cudaDeviceSynchronize());
   shmem_barrier_all();
+  floors(s, me);
   if (me == 0) printf("%-15s %12s %12s %12s %12s %12s %8s\n", "op", "bytes", "shoal_us", "nccl_us", "shoal_busbw", "nccl_busbw", "ratio");
   for (int op = 0; op < 4; op++)
     for (size_t bytes = 4096; bytes <= max; bytes *= 4) {

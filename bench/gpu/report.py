@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Markdown tables from the CSV that bench/gpu writes (BENCH_CSV):
-   bench/gpu/report.py bench_gpu.csv > tables.md"""
+"""Markdown tables from the CSV that bench/gpu writes (BENCH_CSV), and
+PNG plots when a directory is given and matplotlib is installed:
+   bench/gpu/report.py bench_gpu.csv [PNGDIR] > tables.md"""
 import csv, sys
 from collections import defaultdict
 
@@ -53,3 +54,36 @@ for op in ("allreduce", "allgather", "reduce_scatter", "alltoall"):
         if s and n:
             print(f"| {size(b)} | {best(s, True):.1f} | {best(n, True):.1f} | {best(s, True) / best(n, True):.2f} |")
     print()
+
+# ---- plots ------------------------------------------------------------------
+if len(sys.argv) > 2:
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        sys.exit("report.py: matplotlib is not installed: no plots")
+    import os
+    os.makedirs(sys.argv[2], exist_ok=True)
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for sc, style in (("thread", ":"), ("warp", "--"), ("block", "-")):
+        for impl, color in (("shoal", "tab:blue"), ("nvshmem", "tab:green")):
+            pts = sorted((b, best(x, False)) for (i, b), x in v[("put_bw", sc)].items() if i == impl)
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], style, color=color, label=f"{impl} {sc}")
+    pts = sorted((b, best(x, False)) for (i, b), x in v[("memcpy_peer", "host")].items())
+    if pts:
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "-", color="gray", label="cudaMemcpy to peer")
+    ax.set(xscale="log", yscale="log", xlabel="bytes", ylabel="GB/s", title="Device put bandwidth, 2 GPUs")
+    ax.legend(fontsize=7)
+    fig.savefig(os.path.join(sys.argv[2], "put_bw.png"), dpi=120, bbox_inches="tight")
+    fig, axs = plt.subplots(2, 2, figsize=(10, 7))
+    for ax, op in zip(axs.flat, ("allreduce", "allgather", "reduce_scatter", "alltoall")):
+        for impl, scope, color in (("shoal", "block", "tab:blue"), ("nccl", "-", "tab:orange")):
+            pts = sorted((b, best(x, True)) for (i, b), x in v[(op, scope)].items() if i == impl)
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", color=color, ms=3, label=impl)
+        ax.set(xscale="log", yscale="log", xlabel="bytes", ylabel="us per call", title=op)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(os.path.join(sys.argv[2], "collectives.png"), dpi=120)
