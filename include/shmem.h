@@ -72,7 +72,6 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
 int shmem_ctx_create(long options, shmem_ctx_t *ctx);
 void shmem_ctx_destroy(shmem_ctx_t ctx);
 
-#ifndef SHOAL_GPU_TU   /* GPU units get these from <shoal/gpu.h> */
 /* ---- remote memory access ---------------------------------------------- */
 #define SHOAL_DECL_RMA(T, N) \
   void shmem_##N##_put(T *dest, const T *source, size_t nelems, int pe); \
@@ -101,8 +100,14 @@ void shmem_ctx_destroy(shmem_ctx_t ctx);
                                   uint64_t signal, int sig_op, int pe); \
   void shmem_ctx_##N##_put_signal_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, \
                                       uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
+#ifndef SHOAL_GPU_TU   /* GPU units get the others from <shoal/gpu.h> */
 SHOAL_RMA_TYPES(SHOAL_DECL_RMA)
+#else
+SHOAL_DECL_RMA(long double, longdouble)   /* host-only in GPU units */
+#endif
 #undef SHOAL_DECL_RMA
+
+#ifndef SHOAL_GPU_TU
 
 #define SHOAL_DECL_SIZED(BITS, BYTES) \
   void shmem_put##BITS(void *dest, const void *source, size_t nelems, int pe); \

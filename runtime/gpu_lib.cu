@@ -51,6 +51,11 @@ __global__ void shoal_lib_k_amo(int op, int dt, void *r, uint64_t a, uint64_t b,
 }
 
 static pthread_mutex_t amo_lock = PTHREAD_MUTEX_INITIALIZER;
+#if defined(__CUDACC__)
+#define LIB_HOST_ALLOC(p, n) cudaHostAlloc(p, n, 0)
+#else
+#define LIB_HOST_ALLOC(p, n) hipHostMalloc(p, n, 0)
+#endif
 
 void shoal_gpu_lib_amo(int op, int dt, void *target, const void *operand, const void *compare, void *result)
 {
@@ -61,7 +66,7 @@ void shoal_gpu_lib_amo(int op, int dt, void *target, const void *operand, const 
   memcpy(&a, operand, size);
   if (compare) memcpy(&b, compare, size);
   pthread_mutex_lock(&amo_lock);
-  if (!out) shoal_gpu_hcheck(call, SHOAL_GPURT(HostAlloc)((void **)&out, 8, 0));
+  if (!out) shoal_gpu_hcheck(call, LIB_HOST_ALLOC((void **)&out, 8));
   shoal_gpu_stream_t st = shoal_gpu_hstream(call);
   shoal_lib_k_amo<<<1, 1, 0, st>>>(op, dt, target, a, b, out);
   shoal_gpu_hcheck(call, SHOAL_GPURT(GetLastError)());

@@ -212,45 +212,8 @@ static inline __host__ __device__ int shmem_team_translate_pe(shmem_team_t src_t
   SHOAL_GPU_SIGNAL(T, N##_put_signal_nbi, sizeof(T)) \
   SHOAL_GPU_FN2(void, N##_p, (T *d, T v, int pe), (d, v, pe), (shoal_gpu_p(d, v, pe))) \
   SHOAL_GPU_FN2(T, N##_g, (const T *s, int pe), (s, pe), (shoal_gpu_g(s, pe)))
-/* long double is double in device code (a different size than on the
- * host), so its typed RMA stays host-only in GPU units. */
-#define SHOAL_GPU_RMA_TYPES(X) \
-  X(float, float) X(double, double) \
-  X(char, char) X(signed char, schar) X(short, short) X(int, int) X(long, long) \
-  X(long long, longlong) X(unsigned char, uchar) X(unsigned short, ushort) \
-  X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong) \
-  X(int8_t, int8) X(int16_t, int16) X(int32_t, int32) X(int64_t, int64) \
-  X(uint8_t, uint8) X(uint16_t, uint16) X(uint32_t, uint32) X(uint64_t, uint64) \
-  X(size_t, size) X(ptrdiff_t, ptrdiff)
-SHOAL_GPU_RMA_TYPES(SHOAL_GPU_RMA_TYPED)
-#define SHOAL_GPU_HOST_RMA(T, N) \
-  void shmem_##N##_put(T *dest, const T *source, size_t nelems, int pe); \
-  void shmem_ctx_##N##_put(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe); \
-  void shmem_##N##_get(T *dest, const T *source, size_t nelems, int pe); \
-  void shmem_ctx_##N##_get(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe); \
-  void shmem_##N##_put_nbi(T *dest, const T *source, size_t nelems, int pe); \
-  void shmem_ctx_##N##_put_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe); \
-  void shmem_##N##_get_nbi(T *dest, const T *source, size_t nelems, int pe); \
-  void shmem_ctx_##N##_get_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe); \
-  void shmem_##N##_p(T *dest, T value, int pe); \
-  void shmem_ctx_##N##_p(shmem_ctx_t ctx, T *dest, T value, int pe); \
-  T shmem_##N##_g(const T *source, int pe); \
-  T shmem_ctx_##N##_g(shmem_ctx_t ctx, const T *source, int pe); \
-  void shmem_##N##_iput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe); \
-  void shmem_ctx_##N##_iput(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
-                            size_t nelems, int pe); \
-  void shmem_##N##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, int pe); \
-  void shmem_ctx_##N##_iget(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
-                            size_t nelems, int pe); \
-  void shmem_##N##_put_signal(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, \
-                              uint64_t signal, int sig_op, int pe); \
-  void shmem_ctx_##N##_put_signal(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, \
-                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe); \
-  void shmem_##N##_put_signal_nbi(T *dest, const T *source, size_t nelems, uint64_t *sig_addr, \
-                                  uint64_t signal, int sig_op, int pe); \
-  void shmem_ctx_##N##_put_signal_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, \
-                                      uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);
-extern "C" { SHOAL_GPU_HOST_RMA(long double, longdouble) }
+/* long double's typed RMA stays host-only in GPU units (<shmem.h>). */
+SHOAL_RMA_DEVICE_TYPES(SHOAL_GPU_RMA_TYPED)
 
 #define SHOAL_GPU_RMA_SIZED(BITS, BYTES) \
   SHOAL_GPU_XFER(void, put##BITS, BYTES, shoal_dev_putmem) \

@@ -136,7 +136,7 @@ SHOAL_GPU_COOP_MEM(shoal_gpu_block_scope, _block)
 #define SHOAL_GPU_COOP_TYPED(T, N) \
   SHOAL_GPU_COOP_TYPED_SCOPE(T, N, shoal_gpu_warp_scope, _warp) \
   SHOAL_GPU_COOP_TYPED_SCOPE(T, N, shoal_gpu_block_scope, _block)
-SHOAL_GPU_RMA_TYPES(SHOAL_GPU_COOP_TYPED)
+SHOAL_RMA_DEVICE_TYPES(SHOAL_GPU_COOP_TYPED)
 
 /* ---- collectives, one block per PE --------------------------------------- */
 /* The block meets, one thread runs the team's barrier from
@@ -281,15 +281,8 @@ __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T
 #define SHOAL_GPU_REDUCE_MINMAX(T, N) SHOAL_GPU_REDUCE_OP(T, N, min) SHOAL_GPU_REDUCE_OP(T, N, max)
 #define SHOAL_GPU_REDUCE_ARITH(T, N) SHOAL_GPU_REDUCE_OP(T, N, sum) SHOAL_GPU_REDUCE_OP(T, N, prod)
 SHOAL_REDUCE_BITWISE_TYPES(SHOAL_GPU_REDUCE_BITWISE)
-#define SHOAL_GPU_MINMAX_TYPES(X) \
-  X(char, char) X(signed char, schar) X(short, short) X(int, int) X(long, long) \
-  X(long long, longlong) X(ptrdiff_t, ptrdiff) X(unsigned char, uchar) \
-  X(unsigned short, ushort) X(unsigned int, uint) X(unsigned long, ulong) \
-  X(unsigned long long, ulonglong) X(int8_t, int8) X(int16_t, int16) \
-  X(int32_t, int32) X(int64_t, int64) X(uint8_t, uint8) X(uint16_t, uint16) \
-  X(uint32_t, uint32) X(uint64_t, uint64) X(size_t, size) X(float, float) X(double, double)
-SHOAL_GPU_MINMAX_TYPES(SHOAL_GPU_REDUCE_MINMAX)
-SHOAL_GPU_MINMAX_TYPES(SHOAL_GPU_REDUCE_ARITH)
+SHOAL_REDUCE_MINMAX_DEVICE_TYPES(SHOAL_GPU_REDUCE_MINMAX)
+SHOAL_REDUCE_MINMAX_DEVICE_TYPES(SHOAL_GPU_REDUCE_ARITH)
 
 /* Push collectives: every member writes into the others' dest, between a
  * barrier that frees dest and one that completes the writes.  Peers are
@@ -518,8 +511,8 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
 #define SHOAL_GPU_REDUCE_STREAM_MINMAX(T, N) SHOAL_GPU_REDUCE_STREAM(T, N, min) SHOAL_GPU_REDUCE_STREAM(T, N, max)
 #define SHOAL_GPU_REDUCE_STREAM_ARITH(T, N) SHOAL_GPU_REDUCE_STREAM(T, N, sum) SHOAL_GPU_REDUCE_STREAM(T, N, prod)
 SHOAL_REDUCE_BITWISE_TYPES(SHOAL_GPU_REDUCE_STREAM_BITWISE)
-SHOAL_GPU_MINMAX_TYPES(SHOAL_GPU_REDUCE_STREAM_MINMAX)
-SHOAL_GPU_MINMAX_TYPES(SHOAL_GPU_REDUCE_STREAM_ARITH)
+SHOAL_REDUCE_MINMAX_DEVICE_TYPES(SHOAL_GPU_REDUCE_STREAM_MINMAX)
+SHOAL_REDUCE_MINMAX_DEVICE_TYPES(SHOAL_GPU_REDUCE_STREAM_ARITH)
 
 /* Host put/get on a stream: an asynchronous copy to or from the peer's
  * mapping; put_signal adds a one-thread kernel after it; quiet orders the
@@ -579,6 +572,6 @@ static inline void shmemx_quiet_on_stream(shoal_gpu_stream_t stream)
   static inline void shmemx_##N##_put_signal_on_stream(T *d, const T *s, size_t n, uint64_t *sig, \
                                                        uint64_t v, int op, int pe, shoal_gpu_stream_t st) \
   { shmemx_putmem_signal_on_stream(d, s, n * sizeof(T), sig, v, op, pe, st); }
-SHOAL_GPU_RMA_TYPES(SHOAL_GPU_STREAM_TYPED)
+SHOAL_RMA_DEVICE_TYPES(SHOAL_GPU_STREAM_TYPED)
 
 #endif

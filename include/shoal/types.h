@@ -9,9 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Table 5: standard RMA types. */
-#define SHOAL_RMA_TYPES(X) \
-  X(float, float) X(double, double) X(long double, longdouble) \
+/* Table 5: standard RMA types; SHOAL_RMA_DEVICE_TYPES leaves out long
+ * double, whose size differs between host and GPU code. */
+#define SHOAL_RMA_TYPES(X) SHOAL_RMA_DEVICE_TYPES(X) X(long double, longdouble)
+#define SHOAL_RMA_DEVICE_TYPES(X) \
+  X(float, float) X(double, double) \
   X(char, char) X(signed char, schar) X(short, short) X(int, int) X(long, long) \
   X(long long, longlong) X(unsigned char, uchar) X(unsigned short, ushort) \
   X(unsigned int, uint) X(unsigned long, ulong) X(unsigned long long, ulonglong) \
@@ -51,14 +53,15 @@
   X(int16_t, int16) X(int32_t, int32) X(int64_t, int64) X(uint8_t, uint8) \
   X(uint16_t, uint16) X(uint32_t, uint32) X(uint64_t, uint64) X(size_t, size)
 
-#define SHOAL_REDUCE_MINMAX_TYPES(X) \
+#define SHOAL_REDUCE_MINMAX_TYPES(X) SHOAL_REDUCE_MINMAX_DEVICE_TYPES(X) X(long double, longdouble)
+#define SHOAL_REDUCE_MINMAX_DEVICE_TYPES(X) \
   X(char, char) X(signed char, schar) X(short, short) X(int, int) X(long, long) \
   X(long long, longlong) X(ptrdiff_t, ptrdiff) X(unsigned char, uchar) \
   X(unsigned short, ushort) X(unsigned int, uint) X(unsigned long, ulong) \
   X(unsigned long long, ulonglong) X(int8_t, int8) X(int16_t, int16) \
   X(int32_t, int32) X(int64_t, int64) X(uint8_t, uint8) X(uint16_t, uint16) \
   X(uint32_t, uint32) X(uint64_t, uint64) X(size_t, size) X(float, float) \
-  X(double, double) X(long double, longdouble)
+  X(double, double)
 
 #ifdef __cplusplus
 #define SHOAL_REDUCE_COMPLEX_TYPES(X)
