@@ -9,6 +9,7 @@ examples_atomic_counter_SOURCES = examples/atomic_counter.c
 examples_atomic_counter_LDADD = libshoal.la
 TESTS += examples/hello examples/ring_signal examples/atomic_counter
 
+# 'make demo': GPUs when present (a GPU build beside this one), else 4 CPU PEs.
 .PHONY: demo
 demo: examples/hello tools/oshrun
-	tools/oshrun -np 4 examples/hello
+	$(top_srcdir)/tools/demo.sh $(top_srcdir) $(abs_top_builddir)

@@ -1,6 +1,6 @@
 # tools/: oshcc, oshrun, shoal-info, pkg-config and CMake files.  The scripts
 # are filled in at make time (tools/subst.sh) so they carry the install paths.
-EXTRA_DIST += tools/install-deps.sh tools/subst.sh tools/oshcc.in tools/oshrun.in \
+EXTRA_DIST += tools/install-deps.sh tools/demo.sh tools/subst.sh tools/oshcc.in tools/oshrun.in \
 	tools/shoal.pc.in tools/ShoalConfig.cmake.in tools/ShoalConfigVersion.cmake.in
 
 bin_PROGRAMS += tools/shoal-info
