@@ -19,7 +19,10 @@ SHOAL_FN void shoal_coll_sync_counter(shoal_team *t, uint64_t *root_counter, uin
   (void)shoal_fetch_add(root_counter, 1);
   uint64_t target = epoch * (uint64_t)t->size;
   shoal_backoff b = SHOAL_BACKOFF_INIT;
-  while (shoal_load_acquire(root_counter) < target) shoal_backoff_wait(&b);
+  while (shoal_load_acquire(root_counter) < target) {
+    shoal_wait_progress();   /* a manual-progress transport may owe a peer its arrival */
+    shoal_backoff_wait(&b);
+  }
 }
 
 /* Dissemination: log2(size) rounds, each PE reads only its own counters,
