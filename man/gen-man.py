@@ -488,7 +488,9 @@ fam(name="shmem_finalize", summary="leave the OpenSHMEM library",
     desc="Completes outstanding operations, synchronizes all PEs with a barrier, releases the "
          "symmetric heap and leaves the PMIx job.  A second call does nothing; shmem_init "
          "cannot be called again afterwards.  A program that returns from main without "
-         "calling it is finalized at exit.",
+         "calling it (or calls exit(0)) is finalized at exit; one that exits with a non-zero "
+         "status is not, so that it cannot meet, and hang, a collective the other PEs are in: "
+         "the launcher sees the status and ends the job.",
     args=[], see=["shmem_init", "shmem_global_exit"])
 fam(name="shmem_global_exit", summary="stop every PE of the job",
     c11=None, typed=["void shmem_global_exit(int status);"],

@@ -46,10 +46,24 @@ static void seg_name(char *out, size_t len, const char *kind, int pe)
   snprintf(out, len, "/shoal-%s-%d-%s", shoal_rt.boot.job_id, pe, kind);
 }
 
-static void finalize_at_exit(void)
+/* Returning from main (or exit(0)) finalizes implicitly, as OpenSHMEM
+ * programs expect.  A PE that exits with an error status does not: the
+ * finalize barrier would meet whatever collective the other PEs are in
+ * and hang them; the launcher sees the status and ends the job instead.
+ * Segments were unlinked at init, so nothing is left behind. */
+static void finalize_at_exit_status(int status, void *unused)
 {
-  if (shoal_rt.initialized == 1) shmem_finalize();
+  (void)unused;
+  if (shoal_rt.initialized != 1) return;
+  if (status != 0) {
+    shoal_debug("PE %d exits with status %d: no implicit finalize", shoal_dstate.my_pe, status);
+    return;
+  }
+  shmem_finalize();
 }
+#ifndef __GLIBC__
+static void finalize_at_exit(void) { finalize_at_exit_status(0, NULL); }
+#endif
 
 static void print_info(void)
 {
@@ -208,7 +222,11 @@ int shmem_init_thread(int requested, int *provided)
   shoal_rt.thread_level = requested;
   if (provided) *provided = requested;
   shoal_rt.initialized = 1;
+#ifdef __GLIBC__
+  on_exit(finalize_at_exit_status, NULL);   /* sees the exit status */
+#else
   atexit(finalize_at_exit);
+#endif
   if (shoal_rt.env.info && shoal_dstate.my_pe == 0) print_info();
   shoal_debug("initialized: PE %d of %d, node %d (local %d of %d), %d remote peers",
               shoal_dstate.my_pe, shoal_dstate.n_pes, shoal_rt.boot.node_id,

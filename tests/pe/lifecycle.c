@@ -47,6 +47,17 @@ int main(int argc, char **argv)
     printf("global_exit: PE %d passed the barrier\n", me);
     return 0;
   }
+  if (!strcmp(c, "error_exit")) {   /* exit(arg) on one PE, others in a barrier: no hang */
+    shmem_init();
+    if (shmem_my_pe() == 0) {
+      usleep(100 * 1000);
+      exit(arg);   /* no implicit finalize: it would meet the others' barrier */
+    }
+    shmem_barrier_all();   /* must not complete: PE 0 never calls it */
+    printf("error_exit: PE %d passed a barrier PE 0 never entered\n", shmem_my_pe());
+    fflush(stdout);
+    for (;;) shmem_barrier_all();
+  }
   if (!strcmp(c, "global_exit_all")) {   /* every PE calls it */
     shmem_init();
     shmem_global_exit(arg);

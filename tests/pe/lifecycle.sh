@@ -20,6 +20,20 @@ expect() {
   fi
 }
 
+# refuse NP WANTED-STATUS TEXT CASE [ARG]: the output must not contain TEXT
+refuse() {
+  np=$1 want=$2 text=$3; shift 3
+  out=$(timeout 60 mpirun --oversubscribe --bind-to none -np "$np" "$prog" "$@" 2>&1)
+  rc=$?
+  if [ "$rc" -ne "$want" ] || printf '%s\n' "$out" | grep -F -q -- "$text"; then
+    echo "FAIL: $* at $np PEs: exit $rc (wanted $want), output must not contain \"$text\""
+    printf '%s\n' "$out" | tail -15 | sed 's/^/    /'
+    status=1
+  else
+    echo "ok: $* at $np PEs (exit $rc)"
+  fi
+}
+
 for np in 1 2 4; do
   expect $np 0 "finalize_twice: ok" finalize_twice
   expect $np 0 "no_finalize: ok" no_finalize
@@ -28,5 +42,7 @@ for np in 1 2 4; do
 done
 expect 2 3 "cannot be initialized again after shmem_finalize" init_after_finalize
 expect 2 42 "" global_exit_all 42
+refuse 2 6 "passed a barrier" error_exit 6
+refuse 4 6 "passed a barrier" error_exit 6
 expect 1 5 "" global_exit 5
 exit $status
