@@ -8,6 +8,12 @@
  * SHOAL_MAX_TEAMS is refused at init in a GPU build). */
 #define SHOAL_GPU_MAX_TEAMS 64
 
+/* Peers whose heap address sits in constant memory (world PEs below this;
+ * the rest are read from peer_heap in device memory).  A constant lookup
+ * costs no dependent global load in every put, and the compiler may hoist
+ * it out of a loop, since no store can alias constant memory. */
+#define SHOAL_GPU_NEAR_PEERS 128
+
 struct shoal_team;
 
 typedef struct shoal_gpu_dstate {
@@ -18,6 +24,7 @@ typedef struct shoal_gpu_dstate {
    * copies of the teams (sync words and scratch in the GPU heap). */
   const void *team_key[SHOAL_GPU_MAX_TEAMS];
   struct shoal_team *team_dev;
+  char *peer_heap_near[SHOAL_GPU_NEAR_PEERS];
 } shoal_gpu_dstate;
 
 #endif

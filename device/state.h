@@ -27,6 +27,7 @@ typedef struct shoal_dev_state {
 #if SHOAL_TARGET_CPU
 extern shoal_dev_state shoal_dstate __attribute__((visibility("hidden")));
 #define SHOAL_STATE (&shoal_dstate)
+#define SHOAL_PEER_HEAP(pe) (shoal_dstate.peer_heap[pe])
 #else
 #include "state_gpu.h"
 #endif
@@ -55,7 +56,7 @@ SHOAL_FN void *shoal_dev_ptr(const void *addr, int pe)
   const shoal_dev_state *s = SHOAL_STATE;
   size_t off = shoal_region_offset(addr, s->heap_base, s->heap_size);
   if (SHOAL_LIKELY(off != SIZE_MAX)) {
-    char *base = s->peer_heap[pe];
+    char *base = SHOAL_PEER_HEAP(pe);
     return base ? base + off : NULL;
   }
   off = shoal_region_offset(addr, s->data_base, s->data_size);

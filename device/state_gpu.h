@@ -13,6 +13,8 @@
 
 static __constant__ shoal_gpu_dstate shoal_dgpu;
 #define SHOAL_STATE (&shoal_dgpu.s)
+#define SHOAL_PEER_HEAP(pe) \
+  ((unsigned)(pe) < SHOAL_GPU_NEAR_PEERS ? shoal_dgpu.peer_heap_near[pe] : shoal_dgpu.s.peer_heap[pe])
 
 #ifdef __cplusplus
 extern "C" {

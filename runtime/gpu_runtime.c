@@ -188,6 +188,7 @@ int shoal_gpu_init(void)
   g.img.s.heap_base = g.base;
   g.img.s.heap_size = g.size;
   g.img.s.peer_heap = g.peer_dev;
+  for (int i = 0; i < n && i < SHOAL_GPU_NEAR_PEERS; i++) g.img.peer_heap_near[i] = g.peer[i];
   g.img.device = dev;
   g.img.team_dev = g.team_dev;
   team_to_device(SHMEM_TEAM_WORLD);

@@ -12,7 +12,23 @@ __device__ inline unsigned shoal_gpu_block_tid(void)
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
 __device__ inline unsigned shoal_gpu_block_size(void) { return blockDim.x * blockDim.y * blockDim.z; }
-__device__ inline unsigned shoal_gpu_lane(void) { return shoal_gpu_block_tid() & 31u; }
+/* Threads of a warp: 32 on NVIDIA, the wavefront (64 on CDNA) on AMD. */
+#if defined(__CUDACC__)
+#define SHOAL_GPU_WARP_SIZE 32u
+__device__ inline unsigned shoal_gpu_lane(void)
+{
+  unsigned lane;
+  asm("mov.u32 %0, %%laneid;" : "=r"(lane));   /* one register read, any block shape */
+  return lane;
+}
+#else
+#if defined(__AMDGCN_WAVEFRONT_SIZE)
+#define SHOAL_GPU_WARP_SIZE ((unsigned)__AMDGCN_WAVEFRONT_SIZE)
+#else
+#define SHOAL_GPU_WARP_SIZE 64u
+#endif
+__device__ inline unsigned shoal_gpu_lane(void) { return __lane_id(); }
+#endif
 
 #if defined(__CUDACC__)
 #define SHOAL_GPU_SYNCWARP() __syncwarp()
@@ -35,13 +51,12 @@ __device__ inline void shoal_gpu_copy_words(W *d, const W *s, size_t nw, unsigne
   for (; i < nw; i += nt) d[i] = s[i];
 }
 
-/* n bytes from src to dst by threads tid of nt: 16-byte accesses when src
- * and dst agree modulo 16 (the usual case), else the widest they allow. */
-__device__ inline void shoal_gpu_copy_coop(void *dst, const void *src, size_t n, unsigned tid, unsigned nt)
+/* The misaligned case of shoal_gpu_copy_coop: a byte head up to the widest
+ * alignment src and dst share, then words of that width.  Out of line, so
+ * that the aligned path stays short and light on registers. */
+static __device__ __noinline__ void shoal_gpu_copy_coop_misaligned(char *d, const char *s, size_t n,
+                                                                     unsigned tid, unsigned nt)
 {
-  char *d = (char *)dst;
-  const char *s = (const char *)src;
-  if (d == s || n == 0) return;
   uintptr_t rel = (uintptr_t)d ^ (uintptr_t)s;
   unsigned w = (rel & 15) == 0 ? 16 : (rel & 7) == 0 ? 8 : (rel & 3) == 0 ? 4 : 1;
   size_t head = (w - ((uintptr_t)d & (w - 1))) & (w - 1);
@@ -58,10 +73,28 @@ __device__ inline void shoal_gpu_copy_coop(void *dst, const void *src, size_t n,
   for (size_t i = nw * w + tid; i < n; i += nt) d[i] = s[i];
 }
 
+/* n bytes from src to dst by threads tid of nt, 16 bytes per access when
+ * both are 16-byte aligned (what shmem_malloc returns).  A warp-scope put
+ * of a few KB is bound by this path's instruction latency, so the aligned
+ * case takes no head, no division and no dispatch on width. */
+__device__ inline void shoal_gpu_copy_coop(void *dst, const void *src, size_t n, unsigned tid, unsigned nt)
+{
+  char *d = (char *)dst;
+  const char *s = (const char *)src;
+  if (d == s || n == 0) return;
+  if ((((uintptr_t)d | (uintptr_t)s) & 15) != 0) {
+    shoal_gpu_copy_coop_misaligned(d, s, n, tid, nt);
+    return;
+  }
+  size_t nw = n >> 4;
+  shoal_gpu_copy_words((uint4 *)d, (const uint4 *)s, nw, tid, nt);
+  for (size_t i = (nw << 4) + tid; i < n; i += nt) d[i] = s[i];
+}
+
 /* Scope of a cooperative call: which threads share it, and how they meet. */
 struct shoal_gpu_warp_scope {
   __device__ static unsigned tid(void) { return shoal_gpu_lane(); }
-  __device__ static unsigned size(void) { return 32; }
+  __device__ static unsigned size(void) { return SHOAL_GPU_WARP_SIZE; }
   __device__ static void sync(void) { SHOAL_GPU_SYNCWARP(); }
 };
 struct shoal_gpu_block_scope {
