@@ -56,6 +56,13 @@ static void floors(cudaStream_t s, int me)
   }
 }
 
+/* All-reduce called back to back inside one kernel (one block per PE):
+ * what a fused kernel pays per call, with no launch. */
+__global__ void k_allreduce_loop(float *dst, const float *src, size_t n, int iters)
+{
+  for (int i = 0; i < iters; i++) shmemx_float_sum_reduce_block(SHMEM_TEAM_WORLD, dst, src, n);
+}
+
 static void run_nccl(int op, float *dst, float *src, size_t bytes, int np, ncclComm_t c, cudaStream_t s)
 {
   size_t n = bytes / sizeof(float);
@@ -127,6 +134,52 @@ int main(int argc, char **argv)
         fflush(stdout);
       }
     }
+  /* Small all-reduces without the per-call launch: Shoal and NCCL each
+   * replayed from a CUDA graph of `iters` calls, and Shoal inside one
+   * kernel.  Per-call time. */
+  size_t small_max = max < (1u << 20) ? max : (1u << 20);
+  if (me == 0) printf("%-15s %12s %12s %12s %12s %8s\n", "allreduce", "bytes", "shoal_graph", "nccl_graph",
+                      "shoal_kernel", "ratio_k");
+  for (size_t bytes = 4096; bytes <= small_max; bytes *= 4) {
+    const int iters = 100;
+    double t[3];
+    for (int impl = 0; impl < 3; impl++) {
+      cudaGraphExec_t ge = NULL;
+      if (impl < 2) {
+        cudaGraph_t g;
+        CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+        for (int i = 0; i < iters; i++)
+          impl ? run_nccl(AR, ndst, nsrc, bytes, np, comm, s) : run_shoal(AR, dst, src, bytes, np, s);
+        CK(cudaStreamEndCapture(s, &g));
+        CK(cudaGraphInstantiate(&ge, g, 0));
+        CK(cudaGraphDestroy(g));
+        CK(cudaGraphLaunch(ge, s));   /* warm-up */
+      } else {
+        k_allreduce_loop<<<1, 1024, 0, s>>>(dst, src, bytes / sizeof(float), 3);
+      }
+      CK(cudaStreamSynchronize(s));
+      shmem_barrier_all();
+      CK(cudaEventRecord(e0, s));
+      if (impl < 2) CK(cudaGraphLaunch(ge, s));
+      else k_allreduce_loop<<<1, 1024, 0, s>>>(dst, src, bytes / sizeof(float), iters);
+      CK(cudaEventRecord(e1, s));
+      CK(cudaEventSynchronize(e1));
+      float ms;
+      CK(cudaEventElapsedTime(&ms, e0, e1));
+      t[impl] = ms * 1e3 / iters;
+      if (ge) CK(cudaGraphExecDestroy(ge));
+      shmem_barrier_all();
+    }
+    if (me == 0) {
+      printf("%-15s %12zu %12.2f %12.2f %12.2f %8.2f\n", "allreduce", bytes, t[0], t[1], t[2], t[2] / t[1]);
+      if (csv) {
+        fprintf(csv, "shoal,allreduce_graph,block,%zu,%.3f,us\n", bytes, t[0]);
+        fprintf(csv, "nccl,allreduce_graph,-,%zu,%.3f,us\n", bytes, t[1]);
+        fprintf(csv, "shoal,allreduce_inkernel,block,%zu,%.3f,us\n", bytes, t[2]);
+      }
+      fflush(stdout);
+    }
+  }
   if (csv) fclose(csv);
   ncclCommDestroy(comm);
   shmem_finalize();
