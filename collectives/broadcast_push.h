@@ -1,8 +1,8 @@
-/* Broadcast for small messages: the root pushes its data into its slot of
- * every member's pushbox and signals; each member copies it out and gives
- * the root a credit.  The root waits only for the credits of the previous
- * push (normally long arrived): it never waits a round trip, and members
- * wait one one-way latency.  Remotely written: the team's scratch only.
+/* Broadcast for small messages: the root pushes its data into its next slot
+ * of every member's pushbox and signals; each member copies it out and
+ * gives the root a credit.  The root waits only for credits of pushes
+ * pushbox_depth calls old: it runs ahead of slow members, never waits a
+ * round trip, and members wait one one-way latency.  Remotely written: the team's scratch only.
  * shoal_coll_broadcast_pick chooses between this and the pull broadcast. */
 #ifndef SHOAL_COLL_BROADCAST_PUSH_H
 #define SHOAL_COLL_BROADCAST_PUSH_H
@@ -13,11 +13,10 @@ SHOAL_FN void shoal_coll_broadcast_push(shoal_team *t, void *dest, const void *s
                                         int root, int update_root)
 {
   int n = t->size, me = t->my_pe;
-  char *slot = shoal_pushbox_slot(t, root);
   if (me == root) {
     for (int i = 1; i < n; i++) {
       int p = (me + i) % n;
-      shoal_coll_credit_wait(t, p);
+      char *slot = shoal_push_slot_out(t, p);
       shoal_dev_putmem(SHOAL_DEV_CTX, slot, src, bytes, shoal_team_world_pe(t, p));
       shoal_coll_signal(t, p);
     }
@@ -25,7 +24,7 @@ SHOAL_FN void shoal_coll_broadcast_push(shoal_team *t, void *dest, const void *s
     return;
   }
   shoal_coll_wait(t, root);
-  shoal_copy(dest, slot, bytes);
+  shoal_copy(dest, shoal_push_slot_in(t, root), bytes);
   shoal_coll_credit_give(t, root);
 }
 

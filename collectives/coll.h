@@ -43,30 +43,49 @@ SHOAL_FN void shoal_coll_wait(shoal_team *t, int from)
   shoal_dev_uint64_wait_until(&shoal_chan(t, SHOAL_CHAN_IN)[pe], SHMEM_CMP_GE, v);
 }
 
-/* The pushbox: slots that only one-shot pushes write, one per sender (the
- * upper half of a team's scratch; for the active sets, a slot per world PE
- * beside the team slots).  Its flow control is a separate credit channel: a
- * receiver gives a credit to each sender once it has consumed that
- * sender's slot, so a sender waits for credits left over from the previous
- * use instead of a fresh handshake.  Everything else that uses scratch
- * stays in the lower half (shoal_coll_scratch_size). */
+/* The pushbox: slots that only one-shot pushes write, a ring of
+ * pushbox_depth slots per sender (the upper half of a team's scratch; for
+ * the active sets, a ring per world PE beside the team slots).  Its flow
+ * control is a separate credit channel: a receiver gives a credit to each
+ * sender once it has consumed that sender's oldest push, and a sender may
+ * be depth pushes ahead of the receiver's credits, so a broadcast root does
+ * not wait for slow members call after call, and in steady state nobody
+ * waits for a handshake.  The k-th push between a pair uses slot k % depth
+ * on both sides: the sender counts pushes (CREDIT_SEEN), the receiver
+ * credits (CREDIT_SENT).  Everything else that uses scratch stays in the
+ * lower half (shoal_coll_scratch_size). */
 SHOAL_FN size_t shoal_coll_scratch_size(const shoal_team *t) { return (t->scratch_size / 2) & ~(size_t)15; }
 SHOAL_FN size_t shoal_pushbox_slot_bytes(const shoal_team *t) { return t->pushbox_slot; }
-SHOAL_FN char *shoal_pushbox_slot(const shoal_team *t, int team_pe)
+SHOAL_FN char *shoal_pushbox_ring(const shoal_team *t, int team_pe, uint64_t k)
 {
-  size_t i = (size_t)(t->pushbox_by_world ? shoal_team_world_pe(t, team_pe) : team_pe);
-  return t->pushbox + i * t->pushbox_slot;
+  size_t sender = (size_t)(t->pushbox_by_world ? shoal_team_world_pe(t, team_pe) : team_pe);
+  size_t depth = (size_t)t->pushbox_depth;
+  return t->pushbox + (sender * depth + (size_t)(k % depth)) * t->pushbox_slot;
 }
 
-/* Wait until team PE `from` has consumed every earlier push I made to it. */
-SHOAL_FN void shoal_coll_credit_wait(shoal_team *t, int from)
+/* My own slot on my own PE: where I stage my part (nobody else writes it). */
+SHOAL_FN char *shoal_pushbox_mine(const shoal_team *t) { return shoal_pushbox_ring(t, t->my_pe, 0); }
+
+/* The slot on team PE `to` that my next push to it goes to (a symmetric
+ * address), once `to` has consumed the push that used it depth pushes ago. */
+SHOAL_FN char *shoal_push_slot_out(shoal_team *t, int to)
 {
-  int pe = shoal_team_world_pe(t, from);
-  uint64_t used = shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[pe]++;
-  shoal_dev_uint64_wait_until(&shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[pe], SHMEM_CMP_GE, used);
+  int pe = shoal_team_world_pe(t, to);
+  uint64_t k = shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[pe]++;
+  uint64_t depth = (uint64_t)t->pushbox_depth;
+  if (k + 1 > depth)
+    shoal_dev_uint64_wait_until(&shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[pe], SHMEM_CMP_GE, k + 1 - depth);
+  return shoal_pushbox_ring(t, t->my_pe, k);
 }
 
-/* Tell team PE `to` I have consumed its latest push. */
+/* The slot holding the oldest push from team PE `from` I have not yet
+ * credited (after shoal_coll_wait has seen it arrive). */
+SHOAL_FN const char *shoal_push_slot_in(shoal_team *t, int from)
+{
+  return shoal_pushbox_ring(t, from, shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[shoal_team_world_pe(t, from)]);
+}
+
+/* Tell team PE `to` I have consumed its oldest push. */
 SHOAL_FN void shoal_coll_credit_give(shoal_team *t, int to)
 {
   int pe = shoal_team_world_pe(t, to);

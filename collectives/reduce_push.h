@@ -20,7 +20,7 @@ SHOAL_FN void shoal_coll_reduce_push(shoal_team *t, int type, int op, void *dest
   int n = t->size, me = t->my_pe;
   size_t es = shoal_reduce_size(type);
   size_t per = shoal_pushbox_slot_bytes(t) / es;   /* > 0: reduce_select checks */
-  char *mine = shoal_pushbox_slot(t, me);
+  char *mine = shoal_pushbox_mine(t);
   for (size_t i = 0; i < count; i += per) {
     size_t c = count - i < per ? count - i : per, bytes = c * es;
     const char *s = (const char *)src + i * es;
@@ -28,13 +28,14 @@ SHOAL_FN void shoal_coll_reduce_push(shoal_team *t, int type, int op, void *dest
     shoal_copy(mine, s, bytes);
     for (int k = 1; k < n; k++) {
       int p = (me + k) % n;
-      shoal_coll_credit_wait(t, p);   /* p has consumed my previous push */
-      shoal_dev_putmem(SHOAL_DEV_CTX, mine, s, bytes, shoal_team_world_pe(t, p));
+      char *slot = shoal_push_slot_out(t, p);   /* p has a free slot of mine */
+      shoal_dev_putmem(SHOAL_DEV_CTX, slot, s, bytes, shoal_team_world_pe(t, p));
       shoal_coll_signal(t, p);
     }
     for (int k = 1; k < n; k++) shoal_coll_wait(t, (me + k) % n);
-    shoal_copy(acc, shoal_pushbox_slot(t, 0), bytes);
-    for (int q = 1; q < n; q++) shoal_reduce_combine(type, op, acc, shoal_pushbox_slot(t, q), c);
+    shoal_copy(acc, me == 0 ? mine : shoal_push_slot_in(t, 0), bytes);
+    for (int q = 1; q < n; q++)
+      shoal_reduce_combine(type, op, acc, q == me ? mine : shoal_push_slot_in(t, q), c);
     for (int k = 1; k < n; k++) shoal_coll_credit_give(t, (me + k) % n);
   }
 }

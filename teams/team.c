@@ -25,13 +25,24 @@ size_t shoal_teams_internal_size(int n_pes, int max_teams, size_t scratch)
 {
   sync_bytes = (SHOAL_SYNC_WORDS(n_pes) * sizeof(uint64_t) + 63) & ~(size_t)63;
   slot_bytes = sync_bytes + scratch;
-  /* after the team slots: the active sets' pushbox, one slot per world PE */
+  /* after the team slots: the active sets' pushbox, a ring per world PE */
   active_pushbox_off = slot_bytes * (size_t)max_teams;
-  return active_pushbox_off + SHOAL_ACTIVE_PUSHBOX_SLOT * (size_t)n_pes;
+  return active_pushbox_off + SHOAL_ACTIVE_PUSHBOX_SLOT * SHOAL_PUSHBOX_DEPTH * (size_t)n_pes;
 }
 
 static void slot_take(int s) { slot_free[s / 64] &= ~(1ull << (s % 64)); }
 static void slot_give(int s) { slot_free[s / 64] |= 1ull << (s % 64); }
+
+/* Split a sender's share of the pushbox into a ring: several slots let a
+ * sender (a broadcast root above all) run that many collectives ahead of
+ * a slow receiver, but only while each slot stays a useful size. */
+static void pushbox_shape(shoal_team *t, size_t per_sender)
+{
+  int depth = SHOAL_PUSHBOX_DEPTH;
+  while (depth > 1 && per_sender / (size_t)depth < SHOAL_PUSHBOX_MIN_SLOT) depth /= 2;
+  t->pushbox_depth = depth;
+  t->pushbox_slot = (per_sender / (size_t)depth) & ~(size_t)15;
+}
 
 static void team_setup(shoal_team *t, int start, int stride, int size, int slot)
 {
@@ -47,10 +58,10 @@ static void team_setup(shoal_team *t, int start, int stride, int size, int slot)
   t->chan = t->sync + SHOAL_SYNC_FLAGS;
   t->scratch = base + sync_bytes;
   t->scratch_size = slot_bytes - sync_bytes;
-  /* pushbox: the upper half of scratch, a slot per member */
+  /* pushbox: the upper half of scratch, a ring of slots per member */
   size_t half = (t->scratch_size / 2) & ~(size_t)15;
   t->pushbox = t->scratch + half;
-  t->pushbox_slot = size > 0 ? ((t->scratch_size - half) / (size_t)size) & ~(size_t)15 : 0;
+  pushbox_shape(t, size > 0 ? (t->scratch_size - half) / (size_t)size : 0);
   t->pushbox_by_world = 0;
   t->all_mapped = 1;
   for (int i = 0; i < size; i++)
@@ -122,7 +133,7 @@ shoal_team *shoal_team_active_set(int start, int log_stride, int size)
   a->team.scratch = NULL;
   a->team.scratch_size = 0;
   a->team.pushbox = shoal_rt.heap_seg.base + active_pushbox_off;
-  a->team.pushbox_slot = SHOAL_ACTIVE_PUSHBOX_SLOT;
+  pushbox_shape(&a->team, SHOAL_ACTIVE_PUSHBOX_SLOT * SHOAL_PUSHBOX_DEPTH);
   a->team.pushbox_by_world = 1;
   a->log_stride = log_stride;
   a->next = active_sets;

@@ -34,7 +34,9 @@ enum {
   SHOAL_CHAN_CREDIT_SEEN = 6,  /* [pe]: credits from pe I have used (local) */
   SHOAL_CHAN_WORDS = 7,
 };
-#define SHOAL_ACTIVE_PUSHBOX_SLOT 4096   /* bytes per world PE, for the active sets */
+#define SHOAL_ACTIVE_PUSHBOX_SLOT 4096   /* bytes per slot, for the active sets */
+#define SHOAL_PUSHBOX_DEPTH 4             /* slots per sender, where they stay >= the minimum */
+#define SHOAL_PUSHBOX_MIN_SLOT 1024
 #define SHOAL_SYNC_WORDS(n_pes) (SHOAL_SYNC_FLAGS + 2 * SHOAL_CHAN_WORDS * (size_t)(n_pes))
 
 struct shoal_team {
@@ -49,6 +51,7 @@ struct shoal_team {
   size_t scratch_size;
   char *pushbox;             /* symmetric slots one-shot pushes land in */
   size_t pushbox_slot;       /* bytes per slot (0: no pushbox) */
+  int pushbox_depth;         /* slots per sender: pushes a sender may have in flight */
   int pushbox_by_world;      /* slots indexed by world PE (active sets), else team PE */
   shmem_team_config_t config;
   struct shoal_team *parent;

@@ -3,6 +3,7 @@
  * active sets (all PEs, even, odd, all but PE 0), back to back with no
  * barrier in between, reusing one pSync as the 1.4 rules allow. */
 #include "shoal_test.h"
+#include <unistd.h>
 
 static int errors;
 #define CHECK(cond, ...) do { if (!(cond)) { if (errors++ < 10) { \
@@ -15,6 +16,29 @@ static int pwrk_i[1024];
 enum { NE = 131 };
 
 typedef struct { int start, log, size; } aset;
+
+/* broadcast64 on the whole job 200 times in a row, rotating roots, with
+ * nothing between calls: the root runs ahead through its pushbox slots. */
+START_TEST(test_active_run_ahead)
+{
+  errors = 0;
+  int me = shmem_my_pe(), n = shmem_n_pes();
+  uint64_t *src = shmem_malloc(sizeof(uint64_t) * NE), *dst = shmem_malloc(sizeof(uint64_t) * NE);
+  for (unsigned it = 0; it < 200; it++) {
+    int root = (int)((it / 50) % (unsigned)n);   /* long stretches: the root gets far ahead */
+    size_t ne = 1 + (it * 7) % NE;
+    for (size_t i = 0; i < NE; i++) src[i] = shoal_test_val(me, i, it);
+    if (me != root && it % 16 == 5) usleep(3000);   /* a slow member: the root runs ahead */
+    shmem_broadcast64(dst, src, ne, root, 0, 0, n, psync);
+    if (me != root)
+      for (size_t i = 0; i < ne; i++)
+        CHECK(dst[i] == shoal_test_val(root, i, it), "run-ahead broadcast64 it %u element %zu", it, i);
+  }
+  shmem_barrier_all();
+  shmem_free(src); shmem_free(dst);
+  ck_assert_int_eq(errors, 0);
+}
+END_TEST
 
 START_TEST(test_active_sets)
 {
@@ -132,6 +156,7 @@ static Suite *active_suite(void)
   TCase *tc = tcase_create("active");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, test_active_sets);
+  tcase_add_test(tc, test_active_run_ahead);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -3,6 +3,7 @@
  * member's fresh data must give.  Then back-to-back collectives on
  * overlapping and disjoint teams with no barrier in between. */
 #include "coll_test.h"
+#include <unistd.h>
 
 static int errors;
 /* Allocated once by every PE: shmem_malloc is collective over the world,
@@ -146,6 +147,42 @@ START_TEST(test_coll_mem)
 }
 END_TEST
 
+/* Pushbox run-ahead: many small broadcasts (rotating roots, sizes up to a
+ * slot) and sum reductions in a row with nothing else between them, so a
+ * root gets several calls ahead of slow members and reuses its slots as
+ * soon as the credits allow.  Each result is checked on return against
+ * that call's fresh data: a slot reused too early shows up here. */
+START_TEST(test_run_ahead)
+{
+  errors = 0;
+  int n = shmem_n_pes(), me = shmem_my_pe();
+  enum { NE = 96 };
+  long *src = shmem_malloc(sizeof(long) * NE), *dst = shmem_malloc(sizeof(long) * NE);
+  for (unsigned it = 0; it < 200; it++) {
+    int root = (int)((it / 50) % (unsigned)n);   /* long stretches: the root gets far ahead */
+    size_t ne = 1 + (it * 7) % NE;
+    for (size_t i = 0; i < NE; i++) src[i] = (long)shoal_test_val(me, i, it);
+    if (me != root && it % 16 == 5) usleep(3000);   /* a slow member: the root runs ahead */
+    shmem_long_broadcast(SHMEM_TEAM_WORLD, dst, src, ne, root);
+    for (size_t i = 0; i < ne; i++)
+      CHECK(dst[i] == (long)shoal_test_val(root, i, it), "run-ahead broadcast it %u root %d element %zu", it, root, i);
+  }
+  for (unsigned it = 0; it < 100; it++) {
+    size_t ne = 1 + (it * 5) % NE;
+    for (size_t i = 0; i < NE; i++) src[i] = (long)(shoal_test_val(me, i, it) % 100000);
+    shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, ne);
+    for (size_t i = 0; i < ne; i++) {
+      long want = 0;
+      for (int q = 0; q < n; q++) want += (long)(shoal_test_val(q, i, it) % 100000);
+      CHECK(dst[i] == want, "run-ahead sum it %u element %zu", it, i);
+    }
+  }
+  shmem_barrier_all();
+  shmem_free(src); shmem_free(dst);
+  ck_assert_int_eq(errors, 0);
+}
+END_TEST
+
 /* Back to back, no barriers: world and my parity team overlap, the two
  * parity teams are disjoint.  Buffers are reused every round with new data,
  * so a PE running ahead would corrupt a slower one's results. */
@@ -211,6 +248,7 @@ static Suite *coll_suite(void)
   tcase_add_test(tc, test_coll_longdouble);
   tcase_add_test(tc, test_coll_mem);
   tcase_add_test(tc, test_back_to_back);
+  tcase_add_test(tc, test_run_ahead);
   suite_add_tcase(s, tc);
   return s;
 }
