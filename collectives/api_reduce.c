@@ -39,6 +39,7 @@ static int allreduce_forced(void)
   if (!strcmp(a, "oneshot")) return SHOAL_ALLREDUCE_ONESHOT;
   if (!strcmp(a, "twoshot")) return SHOAL_ALLREDUCE_TWOSHOT;
   if (!strcmp(a, "ring")) return SHOAL_ALLREDUCE_RING;
+  if (!strcmp(a, "push")) return SHOAL_ALLREDUCE_PUSH;
   return SHOAL_ALLREDUCE_AUTO;
 }
 

@@ -16,7 +16,7 @@ const shoal_env_var shoal_env_vars[] = {
      "(0 = real nodes; 1 = everything through libfabric)"},
     {"SHOAL_MAX_TEAMS", "64", "teams that may exist at once (world and shared included)"},
     {"SHOAL_TEAM_SCRATCH", "256K", "symmetric scratch bytes per team for collectives"},
-    {"SHOAL_ALLREDUCE", "auto", "all-reduce algorithm: auto, oneshot, twoshot, ring"},
+    {"SHOAL_ALLREDUCE", "auto", "all-reduce algorithm: auto, oneshot, twoshot, ring, push"},
     {"SHOAL_TRANSPORT", "auto",
      "auto: libfabric only for PEs on other nodes; ofi: libfabric for every other PE"},
     {"SHOAL_SYMMETRIC_DATA", "1", "make global/static variables symmetric (CPU target)"},
@@ -129,7 +129,7 @@ static const char *choice_var(const char *name, const char *const *choices)
 
 void shoal_env_load(shoal_env *env)
 {
-  static const char *const algos[] = {"auto", "oneshot", "twoshot", "ring", NULL};
+  static const char *const algos[] = {"auto", "oneshot", "twoshot", "ring", "push", NULL};
   static const char *const transports[] = {"auto", "ofi", NULL};
   env->symmetric_size = size_var("SHMEM_SYMMETRIC_SIZE");
   env->debug = parse_bool(env_or_default("SHMEM_DEBUG"));

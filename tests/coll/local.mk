@@ -12,9 +12,9 @@ tests_coll_test_reduce_SOURCES = tests/coll/test_reduce.c tests/coll/coll_test.h
 tests_coll_test_reduce_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_coll_test_reduce_LDADD = $(TEST_LDADD)
 TESTS += tests/coll/reduce_auto.sh tests/coll/reduce_oneshot.sh tests/coll/reduce_twoshot.sh \
-  tests/coll/reduce_ring.sh
+  tests/coll/reduce_ring.sh tests/coll/reduce_push.sh
 EXTRA_DIST += tests/coll/reduce_auto.sh tests/coll/reduce_oneshot.sh tests/coll/reduce_twoshot.sh \
-  tests/coll/reduce_ring.sh
+  tests/coll/reduce_ring.sh tests/coll/reduce_push.sh
 check_PROGRAMS += tests/coll/death_nonsym
 tests_coll_death_nonsym_SOURCES = tests/coll/death_nonsym.c
 tests_coll_death_nonsym_LDADD = libshoal.la
