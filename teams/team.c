@@ -27,7 +27,7 @@ size_t shoal_teams_internal_size(int n_pes, int max_teams, size_t scratch)
   slot_bytes = sync_bytes + scratch;
   /* after the team slots: the active sets' pushbox, a ring per world PE */
   active_pushbox_off = slot_bytes * (size_t)max_teams;
-  return active_pushbox_off + SHOAL_ACTIVE_PUSHBOX_SLOT * SHOAL_PUSHBOX_DEPTH * (size_t)n_pes;
+  return active_pushbox_off + SHOAL_ACTIVE_PUSHBOX_SLOT * SHOAL_ACTIVE_PUSHBOX_DEPTH * (size_t)n_pes;
 }
 
 static void slot_take(int s) { slot_free[s / 64] &= ~(1ull << (s % 64)); }
@@ -36,9 +36,8 @@ static void slot_give(int s) { slot_free[s / 64] |= 1ull << (s % 64); }
 /* Split a sender's share of the pushbox into a ring: several slots let a
  * sender (a broadcast root above all) run that many collectives ahead of
  * a slow receiver, but only while each slot stays a useful size. */
-static void pushbox_shape(shoal_team *t, size_t per_sender)
+static void pushbox_shape(shoal_team *t, size_t per_sender, int depth)
 {
-  int depth = SHOAL_PUSHBOX_DEPTH;
   while (depth > 1 && per_sender / (size_t)depth < SHOAL_PUSHBOX_MIN_SLOT) depth /= 2;
   t->pushbox_depth = depth;
   t->pushbox_slot = (per_sender / (size_t)depth) & ~(size_t)15;
@@ -61,7 +60,7 @@ static void team_setup(shoal_team *t, int start, int stride, int size, int slot)
   /* pushbox: the upper half of scratch, a ring of slots per member */
   size_t half = (t->scratch_size / 2) & ~(size_t)15;
   t->pushbox = t->scratch + half;
-  pushbox_shape(t, size > 0 ? (t->scratch_size - half) / (size_t)size : 0);
+  pushbox_shape(t, size > 0 ? (t->scratch_size - half) / (size_t)size : 0, SHOAL_PUSHBOX_DEPTH);
   t->pushbox_by_world = 0;
   t->all_mapped = 1;
   for (int i = 0; i < size; i++)
@@ -133,7 +132,7 @@ shoal_team *shoal_team_active_set(int start, int log_stride, int size)
   a->team.scratch = NULL;
   a->team.scratch_size = 0;
   a->team.pushbox = shoal_rt.heap_seg.base + active_pushbox_off;
-  pushbox_shape(&a->team, SHOAL_ACTIVE_PUSHBOX_SLOT * SHOAL_PUSHBOX_DEPTH);
+  pushbox_shape(&a->team, SHOAL_ACTIVE_PUSHBOX_SLOT * SHOAL_ACTIVE_PUSHBOX_DEPTH, SHOAL_ACTIVE_PUSHBOX_DEPTH);
   a->team.pushbox_by_world = 1;
   a->log_stride = log_stride;
   a->next = active_sets;

@@ -35,7 +35,8 @@ enum {
   SHOAL_CHAN_WORDS = 7,
 };
 #define SHOAL_ACTIVE_PUSHBOX_SLOT 4096   /* bytes per slot, for the active sets */
-#define SHOAL_PUSHBOX_DEPTH 4             /* slots per sender, where they stay >= the minimum */
+#define SHOAL_PUSHBOX_DEPTH 8             /* slots per sender, where they stay >= the minimum */
+#define SHOAL_ACTIVE_PUSHBOX_DEPTH 4      /* the active sets' ring: 16 KB per world PE in all */
 #define SHOAL_PUSHBOX_MIN_SLOT 1024
 #define SHOAL_SYNC_WORDS(n_pes) (SHOAL_SYNC_FLAGS + 2 * SHOAL_CHAN_WORDS * (size_t)(n_pes))
 
