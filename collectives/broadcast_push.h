@@ -2,8 +2,8 @@
  * of every member's pushbox and signals; each member copies it out and
  * gives the root a credit.  The root waits only for credits of pushes
  * pushbox_depth calls old: it runs ahead of slow members, never waits a
- * round trip, and members wait one one-way latency.  Remotely written: the team's scratch only.
- * shoal_coll_broadcast_pick chooses between this and the pull broadcast. */
+ * round trip, and members wait one one-way latency.  Remotely written:
+ * the team's scratch only.  shoal_coll_broadcast_pick chooses between this and the pull broadcast. */
 #ifndef SHOAL_COLL_BROADCAST_PUSH_H
 #define SHOAL_COLL_BROADCAST_PUSH_H
 

@@ -14,6 +14,12 @@
 
 #include "reduce_op.h"
 
+/* Team PE q's part of this round: my own staged copy, or q's push to me. */
+SHOAL_FN const char *shoal_push_part(shoal_team *t, int q, const char *mine)
+{
+  return q == t->my_pe ? mine : shoal_push_slot_in(t, q);
+}
+
 SHOAL_FN void shoal_coll_reduce_push(shoal_team *t, int type, int op, void *dest, const void *src,
                                      size_t count)
 {
@@ -33,9 +39,8 @@ SHOAL_FN void shoal_coll_reduce_push(shoal_team *t, int type, int op, void *dest
       shoal_coll_signal(t, p);
     }
     for (int k = 1; k < n; k++) shoal_coll_wait(t, (me + k) % n);
-    shoal_copy(acc, me == 0 ? mine : shoal_push_slot_in(t, 0), bytes);
-    for (int q = 1; q < n; q++)
-      shoal_reduce_combine(type, op, acc, q == me ? mine : shoal_push_slot_in(t, q), c);
+    shoal_copy(acc, shoal_push_part(t, 0, mine), bytes);
+    for (int q = 1; q < n; q++) shoal_reduce_combine(type, op, acc, shoal_push_part(t, q, mine), c);
     for (int k = 1; k < n; k++) shoal_coll_credit_give(t, (me + k) % n);
   }
 }

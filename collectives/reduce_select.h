@@ -36,12 +36,11 @@ SHOAL_FN int shoal_allreduce_pick(const shoal_team *t, int forced, size_t count,
     /* push while the vector fits one pushbox slot (one round); a longer
      * one would take a round per slot-sized chunk, so it is pulled */
     if (t->size <= 2 || bytes <= SHOAL_ONESHOT_MAX_BYTES)
-      a = bytes <= shoal_pushbox_slot_bytes(t) && shoal_pushbox_slot_bytes(t) >= es ? SHOAL_ALLREDUCE_PUSH
-                                                                                    : SHOAL_ALLREDUCE_ONESHOT;
+      a = bytes <= shoal_pushbox_slot_bytes(t) ? SHOAL_ALLREDUCE_PUSH : SHOAL_ALLREDUCE_ONESHOT;
     else if (t->size < SHOAL_RING_MIN_PES) a = SHOAL_ALLREDUCE_TWOSHOT;
     else a = SHOAL_ALLREDUCE_RING;
   }
-  if (a == SHOAL_ALLREDUCE_PUSH && shoal_pushbox_slot_bytes(t) < es) a = SHOAL_ALLREDUCE_ONESHOT;
+  if (a == SHOAL_ALLREDUCE_PUSH && shoal_pushbox_slot_bytes(t) < es) a = SHOAL_ALLREDUCE_ONESHOT;   /* no pushbox */
   if (a == SHOAL_ALLREDUCE_ONESHOT && in_place && shoal_coll_scratch_size(t) < es)
     a = SHOAL_ALLREDUCE_TWOSHOT;
   if (a == SHOAL_ALLREDUCE_RING && t->size > 1 && shoal_ring_slot_elems(t, es) == 0)
