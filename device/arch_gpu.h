@@ -138,8 +138,13 @@ SHOAL_FN void shoal_copy(void *dst, const void *src, size_t n)
     for (; i < n; i += 16) *(uint4 *)(d + i) = *(const uint4 *)(s + i);
     return;
   }
-  /* Each width also takes the tail the wider one left (an 8-byte put of
-   * 16-aligned buffers is one store, not eight). */
+  /* One 64-bit element (shmem_long_put of 1, a put of a double). */
+  if (n == 8 && (mis & 7) == 0) {
+    *(uint64_t *)d = *(const uint64_t *)s;
+    return;
+  }
+  /* Each width also takes the tail the wider one left (a 24-byte put of
+   * 16-aligned buffers is two accesses, not twenty-four). */
   if ((mis & 15) == 0)
     for (; i + 16 <= n; i += 16) *(uint4 *)(d + i) = *(const uint4 *)(s + i);
   if ((mis & 7) == 0)

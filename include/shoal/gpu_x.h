@@ -51,9 +51,11 @@ __device__ inline void shoal_gpu_copy_words(W *d, const W *s, size_t nw, unsigne
   for (; i < nw; i += nt) d[i] = s[i];
 }
 
-/* The misaligned case of shoal_gpu_copy_coop: a byte head up to the widest
- * alignment src and dst share, then words of that width.  Out of line, so
- * that the aligned path stays short and light on registers. */
+/* The general case of shoal_gpu_copy_coop (misaligned, or a size that is
+ * not a whole number of 16-byte words): a byte head up to the widest
+ * alignment src and dst share, words of that width, a byte tail.  Out of
+ * line, so that the common path stays short and light on registers.
+ * Copying a buffer onto itself (dst == src) rewrites the same bytes. */
 static __device__ __noinline__ void shoal_gpu_copy_coop_misaligned(char *d, const char *s, size_t n,
                                                                      unsigned tid, unsigned nt)
 {
@@ -73,22 +75,34 @@ static __device__ __noinline__ void shoal_gpu_copy_coop_misaligned(char *d, cons
   for (size_t i = nw * w + tid; i < n; i += nt) d[i] = s[i];
 }
 
-/* n bytes from src to dst by threads tid of nt, 16 bytes per access when
- * both are 16-byte aligned (what shmem_malloc returns).  A warp-scope put
- * of a few KB is bound by this path's instruction latency, so the aligned
- * case takes no head, no division and no dispatch on width. */
+/* n bytes from src to dst by threads tid of nt, 16 bytes per access.  The
+ * common case -- both 16-byte aligned (what shmem_malloc returns) and a
+ * whole number of 16-byte words -- is tested first and alone, and at most
+ * one word a thread (a warp's put of up to 512 bytes, a 512-thread block's
+ * of up to 8 KB) takes no loop at all: a small put's cost is the length of
+ * this path, so heads, tails and other widths go out of line. */
 __device__ inline void shoal_gpu_copy_coop(void *dst, const void *src, size_t n, unsigned tid, unsigned nt)
 {
   char *d = (char *)dst;
   const char *s = (const char *)src;
-  if (d == s || n == 0) return;
-  if ((((uintptr_t)d | (uintptr_t)s) & 15) != 0) {
-    shoal_gpu_copy_coop_misaligned(d, s, n, tid, nt);
+  uintptr_t a = (uintptr_t)d | (uintptr_t)s;
+  if (((a | n) & 15) != 0) {
+    /* One 64- or 32-bit element: one access by one thread. */
+    if (n == 8 && (a & 7) == 0) {
+      if (tid == 0) *(uint64_t *)d = *(const uint64_t *)s;
+    } else if (n == 4 && (a & 3) == 0) {
+      if (tid == 0) *(uint32_t *)d = *(const uint32_t *)s;
+    } else {
+      shoal_gpu_copy_coop_misaligned(d, s, n, tid, nt);
+    }
     return;
   }
   size_t nw = n >> 4;
-  shoal_gpu_copy_words((uint4 *)d, (const uint4 *)s, nw, tid, nt);
-  for (size_t i = (nw << 4) + tid; i < n; i += nt) d[i] = s[i];
+  if (nw <= nt) {
+    if (tid < nw) ((uint4 *)d)[tid] = ((const uint4 *)s)[tid];
+  } else {
+    shoal_gpu_copy_words((uint4 *)d, (const uint4 *)s, nw, tid, nt);
+  }
 }
 
 /* Scope of a cooperative call: which threads share it, and how they meet. */

@@ -19,13 +19,17 @@ static void fill_host_expect(unsigned char *p, size_t nbytes, int pe, unsigned s
 }
 
 /* Thread scope: one thread puts N ints to every PE (staggered), then the
- * block barrier; p of one long to every PE by thread t. */
+ * block barrier; one long to every PE by thread t (p, or put of 1). */
 __global__ void k_put_thread(int *dst, const int *src, long *pv, uint64_t seed)
 {
   int me = shmem_my_pe(), np = shmem_n_pes();
   if (threadIdx.x == 0)
     for (int i = 0; i < np; i++) shmem_int_put(dst + (size_t)me * N, src, N, (me + i) % np);
-  if ((int)threadIdx.x < np) shmem_long_p(pv + me, (long)gt_val(seed, me, 7, 3), threadIdx.x);
+  if ((int)threadIdx.x < np) {
+    long v = (long)gt_val(seed, me, 7, 3);
+    if (threadIdx.x & 1) shmem_long_put(pv + me, &v, 1, threadIdx.x);   /* one 8-byte element */
+    else shmem_long_p(pv + me, v, threadIdx.x);
+  }
   shmemx_barrier_all_block();
 }
 
@@ -163,14 +167,19 @@ int main(void)
   }
 
   /* ---- warp and block scope, aligned and misaligned, several sizes ---- */
-  size_t sizes[] = {1, 15, 16, 17, 1000, 4096, 65537, 1 << 20};
+  /* Single 32- and 64-bit elements, tails of every width, and each side
+   * of the sizes up to which a warp (512 B) and a 512-thread block (8 KB)
+   * copy at most one 16-byte word per thread. */
+  size_t sizes[] = {1, 4, 8, 12, 15, 16, 17, 512, 527, 528, 1000, 4096, 8200, 8208, 65537, 1 << 20};
   size_t offs[] = {0, 3, 8};
   size_t maxn = (1 << 20) + 64;
   char *cdst = (char *)shmem_malloc(maxn), *csrc, *cback;
   GT_CUDA(cudaMalloc((void **)&csrc, maxn));
   GT_CUDA(cudaMalloc((void **)&cback, maxn));
   unsigned char *h = (unsigned char *)malloc(maxn), *e = (unsigned char *)malloc(maxn);
-  for (int warp = 0; warp < 4; warp++)   /* bit 0: warp scope, bit 1: _nbi */
+  /* bit 0: warp scope, bit 1: _nbi; 4: a block of 3 threads (fewer than
+   * the tail's four pieces) */
+  for (int warp = 0; warp < 5; warp++)
     for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
       for (size_t oi = 0; oi < sizeof offs / sizeof *offs; oi++) {
         size_t n = sizes[si], off = offs[oi];
@@ -180,7 +189,7 @@ int main(void)
         GT_CUDA(cudaMemset(cback, 0x5A, maxn));
         GT_LAUNCHED();
         shmem_barrier_all();
-        k_coop<<<1, (warp & 1) ? 32 : 512>>>(cdst, csrc, n, off, warp, cback);
+        k_coop<<<1, (warp & 1) ? 32 : warp == 4 ? 3 : 512>>>(cdst, csrc, n, off, warp, cback);
         GT_LAUNCHED();
         shmem_barrier_all();
         GT_CUDA(cudaMemcpy(h, cdst, maxn, cudaMemcpyDeviceToHost));
