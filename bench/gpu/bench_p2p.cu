@@ -225,10 +225,13 @@ int main(int argc, char **argv)
 #endif
 
   /* ---- put+signal ping-pong ---- */
-  /* Two PEs on one GPU take turns on it (time slices of milliseconds, no
-   * MPS): a ping-pong there measures the scheduler, so it is left out. */
+  /* Two PEs on one GPU take turns on it (time slices of milliseconds)
+   * unless MPS runs their kernels side by side: without MPS a ping-pong
+   * there measures the scheduler, so it is left out.  BENCH_PINGPONG=1
+   * says MPS is on (the latency is then through one GPU's L2, not NVLink). */
   int gpus = 1;
   CK(cudaGetDeviceCount(&gpus));
+  if (getenv("BENCH_PINGPONG") && atoi(getenv("BENCH_PINGPONG"))) gpus = 2;
   if (gpus < 2 && me == 0) printf("putsig_lat: skipped (the PEs share one GPU)\n");
   for (int rep = 0; rep < 3 && gpus >= 2; rep++) {
     const int iters = 20000;
