@@ -65,6 +65,7 @@ build ring_put_signal $S/examples/gpu/ring_put_signal.cu &
 build fused_allreduce $S/examples/gpu/fused_allreduce.cu &
 if [ -z "$hipcc" ] && [ -z "${SHOAL_GPU_NO_BENCH:-}" ]; then
   build bench_p2p_shoal $S/bench/gpu/bench_p2p.cu &
+  build bench_dcoll $S/bench/gpu/bench_dcoll.cu &
   NCCL_INC=${NCCL_HOME:+-I$NCCL_HOME/include} NCCL_LIB=${NCCL_HOME:+-L$NCCL_HOME/lib ${RPATH}$NCCL_HOME/lib}
   build bench_coll $S/bench/gpu/bench_coll.cu $NCCL_INC $NCCL_LIB -lnccl &
 fi
@@ -93,13 +94,20 @@ if command -v compute-sanitizer > /dev/null; then
 fi
 if [ $bench -eq 1 ] && [ "$ngpu" -ge 2 ]; then
   export BENCH_CSV=${BENCH_CSV:-$O/bench_gpu.csv} SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-3G}
-  echo "== bench_p2p (Shoal)"; launch 2 "$O/bench_p2p_shoal" || status=1
-  if [ -n "${NVSHMEM_HOME:-}" ]; then
+  # The NVSHMEM side of a benchmark: the same source with -DUSE_NVSHMEM.
+  nvbuild() {
     nvcc -arch=${SHOAL_GPU_ARCH:-sm_90} -O2 -rdc=true -DUSE_NVSHMEM -I"$NVSHMEM_HOME/include" \
-      "$S/bench/gpu/bench_p2p.cu" -o "$O/bench_p2p_nvshmem" -L"$NVSHMEM_HOME/lib" \
+      "$S/bench/gpu/$1.cu" -o "$O/$1_nvshmem" -L"$NVSHMEM_HOME/lib" \
       -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath -Xlinker "$NVSHMEM_HOME/lib" \
-      > "$O/nvshmem.build.log" 2>&1 || { cat "$O/nvshmem.build.log"; status=1; }
-    echo "== bench_p2p (NVSHMEM)"; NVSHMEM_SYMMETRIC_SIZE=1G launch 2 "$O/bench_p2p_nvshmem" || status=1
+      > "$O/$1_nvshmem.build.log" 2>&1 || { cat "$O/$1_nvshmem.build.log"; return 1; }
+  }
+  echo "== bench_p2p (Shoal)"; launch 2 "$O/bench_p2p_shoal" || status=1
+  echo "== bench_dcoll (Shoal)"; launch 2 "$O/bench_dcoll" || status=1
+  if [ -n "${NVSHMEM_HOME:-}" ]; then
+    for b in bench_p2p bench_dcoll; do
+      nvbuild $b || status=1
+      echo "== $b (NVSHMEM)"; NVSHMEM_SYMMETRIC_SIZE=1G launch 2 "$O/${b}_nvshmem" || status=1
+    done
   fi
   echo "== bench_coll (Shoal vs NCCL)"; launch 2 "$O/bench_coll" ${BENCH_COLL_MAX:-} || status=1
 fi

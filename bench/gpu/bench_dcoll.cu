@@ -1,0 +1,177 @@
+/* Collectives called inside a kernel, by one block per PE: what a fused
+ * compute + communication kernel pays per call, with no launch in the
+ * loop.  Built twice from this one source, against Shoal (default) and
+ * against NVSHMEM (-DUSE_NVSHMEM), so both run the same kernels in the same
+ * job:
+ *   barrier_all, float sum all-reduce, fcollect, alltoall, broadcast
+ * by size (bytes per PE's contribution; all-reduce and broadcast: the
+ * whole vector).  Each kernel makes `iters` calls back to back; the table
+ * gives the time per call.  After the timed kernel the last all-reduce's
+ * result is checked on the host (every element), so a library that skips
+ * work cannot look fast.  Prints a table; appends CSV rows
+ * (impl,test,scope,bytes,value,unit) to the file named by BENCH_CSV. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#ifdef USE_NVSHMEM
+#include <nvshmem.h>
+#include <nvshmemx.h>
+#define IMPL "nvshmem"
+#define MY_PE() nvshmem_my_pe()
+#define N_PES() nvshmem_n_pes()
+#define MALLOC(n) nvshmem_malloc(n)
+#define BARRIER() nvshmem_barrier_all()
+#define WORLD NVSHMEM_TEAM_WORLD
+#define D_BARRIER() nvshmemx_barrier_all_block()
+#define D_SUM(d, s, n) nvshmemx_float_sum_reduce_block(WORLD, d, s, n)
+#define D_FCOLLECT(d, s, n) nvshmemx_float_fcollect_block(WORLD, d, s, n)
+#define D_ALLTOALL(d, s, n) nvshmemx_float_alltoall_block(WORLD, d, s, n)
+#define D_BROADCAST(d, s, n) nvshmemx_float_broadcast_block(WORLD, d, s, n, 0)
+#else
+#include <shmem.h>
+#include <shmemx.h>
+#define IMPL "shoal"
+#define MY_PE() shmem_my_pe()
+#define N_PES() shmem_n_pes()
+#define MALLOC(n) shmem_malloc(n)
+#define BARRIER() shmem_barrier_all()
+#define WORLD SHMEM_TEAM_WORLD
+#define D_BARRIER() shmemx_barrier_all_block()
+#define D_SUM(d, s, n) shmemx_float_sum_reduce_block(WORLD, d, s, n)
+#define D_FCOLLECT(d, s, n) shmemx_fcollectmem_block(WORLD, d, s, (n) * sizeof(float))
+#define D_ALLTOALL(d, s, n) shmemx_alltoallmem_block(WORLD, d, s, (n) * sizeof(float))
+#define D_BROADCAST(d, s, n) shmemx_broadcastmem_block(WORLD, d, s, (n) * sizeof(float), 0)
+#endif
+
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); exit(2); } } while (0)
+
+enum { OP_BARRIER, OP_SUM, OP_FCOLLECT, OP_ALLTOALL, OP_BROADCAST, NOPS };
+static const char *names[NOPS] = {"barrier_all", "allreduce_sum", "fcollect", "alltoall", "broadcast"};
+
+/* n: floats per PE's contribution (all-reduce, broadcast: the vector). */
+template <int op>
+__global__ void __launch_bounds__(1024) k_coll(float *dst, const float *src, size_t n, int iters)
+{
+  for (int i = 0; i < iters; i++) {
+    if (op == OP_BARRIER) D_BARRIER();
+    else if (op == OP_SUM) D_SUM(dst, src, n);
+    else if (op == OP_FCOLLECT) D_FCOLLECT(dst, src, n);
+    else if (op == OP_ALLTOALL) D_ALLTOALL(dst, src, n);
+    else D_BROADCAST(dst, src, n);
+  }
+}
+static void launch(int op, float *dst, const float *src, size_t n, int iters)
+{
+  switch (op) {
+  case OP_BARRIER: k_coll<OP_BARRIER><<<1, 1024>>>(dst, src, n, iters); break;
+  case OP_SUM: k_coll<OP_SUM><<<1, 1024>>>(dst, src, n, iters); break;
+  case OP_FCOLLECT: k_coll<OP_FCOLLECT><<<1, 1024>>>(dst, src, n, iters); break;
+  case OP_ALLTOALL: k_coll<OP_ALLTOALL><<<1, 1024>>>(dst, src, n, iters); break;
+  default: k_coll<OP_BROADCAST><<<1, 1024>>>(dst, src, n, iters); break;
+  }
+}
+
+__global__ void k_fill(float *a, size_t n, int pe, unsigned salt)
+{
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    a[i] = (float)((i * 2654435761u + salt) % 1024u) + 1024.0f * (float)pe;   /* exact in float */
+}
+
+int main(int argc, char **argv)
+{
+#ifdef USE_NVSHMEM
+  /* Unique-id bootstrap; the id goes from rank 0 to the others through a
+   * file (no MPI needed in this program). */
+  const char *rs = getenv("OMPI_COMM_WORLD_RANK"), *ns = getenv("OMPI_COMM_WORLD_SIZE");
+  const char *lrs = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+  int rank = rs ? atoi(rs) : 0, nranks = ns ? atoi(ns) : 1;
+  int ndev = 1;
+  CK(cudaGetDeviceCount(&ndev));
+  CK(cudaSetDevice((lrs ? atoi(lrs) : 0) % ndev));
+  nvshmemx_uniqueid_t id = NVSHMEMX_UNIQUEID_INITIALIZER;
+  const char *idfile = getenv("NVSHMEM_ID_FILE") ? getenv("NVSHMEM_ID_FILE") : "/tmp/nvshmem_uid_dcoll.bin";
+  if (rank == 0) {
+    nvshmemx_get_uniqueid(&id);
+    char tmp[512];
+    snprintf(tmp, sizeof tmp, "%s.tmp", idfile);
+    FILE *f = fopen(tmp, "wb"); fwrite(&id, sizeof id, 1, f); fclose(f);
+    rename(tmp, idfile);
+  } else {
+    FILE *f;
+    while (!(f = fopen(idfile, "rb"))) usleep(1000);
+    if (fread(&id, sizeof id, 1, f) != 1) { fprintf(stderr, "bad id file\n"); return 2; }
+    fclose(f);
+  }
+  nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
+  nvshmemx_set_attr_uniqueid_args(rank, nranks, &id, &attr);
+  nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr);
+  if (rank == 0) unlink(idfile);
+#else
+  shmem_init();
+#endif
+  int me = MY_PE(), np = N_PES();
+  FILE *csv = NULL;
+  const char *cp = getenv("BENCH_CSV");
+  if (me == 0 && cp) csv = fopen(cp, "a");
+  size_t max = argc > 1 ? strtoull(argv[1], 0, 0) : (4u << 20);   /* bytes per contribution */
+  size_t maxn = max / sizeof(float);
+  float *src = (float *)MALLOC(max * np), *dst = (float *)MALLOC(max * np);
+  if (!src || !dst) { fprintf(stderr, "raise the symmetric heap size\n"); return 1; }
+  float *host = (float *)malloc(max);
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  if (me == 0) printf("%-8s %-14s %12s %12s  (%d PEs, one block of 1024 threads each)\n", "impl", "op", "bytes", "us/call", np);
+  int errors = 0;
+  for (int op = 0; op < NOPS; op++) {
+    /* The barrier moves no data: one row, at 0 bytes. */
+    size_t first = op == OP_BARRIER ? 0 : 4096, last = op == OP_BARRIER ? 0 : max;
+    for (size_t bytes = first; bytes <= last; bytes = bytes ? bytes * 4 : last + 1) {
+      size_t n = bytes / sizeof(float);
+      int iters = bytes <= (64u << 10) ? 200 : bytes <= (1u << 20) ? 50 : 10;
+      k_fill<<<64, 256>>>(src, n * np, me, 7);
+      CK(cudaMemset(dst, 0xFF, bytes * np));   /* poison: NaN */
+      CK(cudaDeviceSynchronize());
+      BARRIER();
+      launch(op, dst, src, n, 3);   /* warm-up */
+      CK(cudaGetLastError());
+      CK(cudaDeviceSynchronize());
+      BARRIER();
+      CK(cudaEventRecord(e0));
+      launch(op, dst, src, n, iters);
+      CK(cudaEventRecord(e1));
+      CK(cudaEventSynchronize(e1));
+      float ms;
+      CK(cudaEventElapsedTime(&ms, e0, e1));
+      double us = ms * 1e3 / iters;
+      if (op == OP_SUM) {   /* every element of the last call's result */
+        CK(cudaMemcpy(host, dst, bytes, cudaMemcpyDeviceToHost));
+        for (size_t i = 0; i < n; i++) {
+          float want = 0;
+          for (int p = 0; p < np; p++) want += (float)((i * 2654435761u + 7) % 1024u) + 1024.0f * (float)p;
+          if (host[i] != want) {
+            if (errors++ < 5) fprintf(stderr, "PE %d: allreduce %zu B: element %zu is %g, want %g\n", me, bytes, i, host[i], want);
+          }
+        }
+      }
+      BARRIER();
+      if (me == 0) {
+        printf("%-8s %-14s %12zu %12.2f\n", IMPL, names[op], bytes, us);
+        if (csv) fprintf(csv, "%s,%s,block,%zu,%.3f,us\n", IMPL, names[op], bytes, us);
+        fflush(stdout);
+      }
+    }
+  }
+  if (errors) fprintf(stderr, "PE %d: %d wrong all-reduce elements\n", me, errors);
+  if (csv) fclose(csv);
+  free(host);
+#ifdef USE_NVSHMEM
+  nvshmem_finalize();
+#else
+  shmem_finalize();
+#endif
+  return errors ? 1 : 0;
+}
