@@ -25,14 +25,29 @@ SHOAL_FN void shoal_coll_fence(void)
   shoal_remote_fence(SHOAL_DEV_CTX);
 }
 
-/* Tell team PE `to` that everything I wrote to it so far has landed. */
-SHOAL_FN void shoal_coll_signal(shoal_team *t, int to)
+/* Tell team PE `to` that everything I wrote to it before my last
+ * shoal_coll_fence has landed. */
+SHOAL_FN void shoal_coll_signal_fenced(shoal_team *t, int to)
 {
   int pe = shoal_team_world_pe(t, to);
   uint64_t v = ++shoal_chan(t, SHOAL_CHAN_SENT)[pe];
-  shoal_coll_fence();
   shoal_dev_uint64_set(SHOAL_DEV_CTX, &shoal_chan(t, SHOAL_CHAN_IN)[shoal_team_world_pe(t, t->my_pe)],
                        v, pe);
+}
+
+/* Tell team PE `to` that everything I wrote to it so far has landed. */
+SHOAL_FN void shoal_coll_signal(shoal_team *t, int to)
+{
+  shoal_coll_fence();
+  shoal_coll_signal_fenced(t, to);
+}
+
+/* Signal every other member, behind one fence: a fence per signal would
+ * also wait for the previous signal to land (a round trip each on a GPU). */
+SHOAL_FN void shoal_coll_signal_others(shoal_team *t)
+{
+  shoal_coll_fence();
+  for (int i = 1; i < t->size; i++) shoal_coll_signal_fenced(t, (t->my_pe + i) % t->size);
 }
 
 /* Wait for the next signal from team PE `from`. */
@@ -85,14 +100,27 @@ SHOAL_FN const char *shoal_push_slot_in(shoal_team *t, int from)
   return shoal_pushbox_ring(t, from, shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[shoal_team_world_pe(t, from)]);
 }
 
-/* Tell team PE `to` I have consumed its oldest push. */
-SHOAL_FN void shoal_coll_credit_give(shoal_team *t, int to)
+/* Tell team PE `to` I have consumed its oldest push (after a fence: my
+ * reads of the slot are done before the sender may overwrite it). */
+SHOAL_FN void shoal_coll_credit_give_fenced(shoal_team *t, int to)
 {
   int pe = shoal_team_world_pe(t, to);
   uint64_t v = ++shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[pe];
-  shoal_coll_fence();
   shoal_dev_uint64_set(SHOAL_DEV_CTX,
                        &shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[shoal_team_world_pe(t, t->my_pe)], v, pe);
+}
+
+SHOAL_FN void shoal_coll_credit_give(shoal_team *t, int to)
+{
+  shoal_coll_fence();
+  shoal_coll_credit_give_fenced(t, to);
+}
+
+/* A credit to every other member, behind one fence. */
+SHOAL_FN void shoal_coll_credit_give_others(shoal_team *t)
+{
+  shoal_coll_fence();
+  for (int i = 1; i < t->size; i++) shoal_coll_credit_give_fenced(t, (t->my_pe + i) % t->size);
 }
 
 /* Every member has reached this point, and what each wrote before is
@@ -102,7 +130,7 @@ SHOAL_FN void shoal_coll_all(shoal_team *t)
 {
   int n = t->size;
   if (n <= 8) {
-    for (int i = 1; i < n; i++) shoal_coll_signal(t, (t->my_pe + i) % n);
+    shoal_coll_signal_others(t);
     for (int i = 1; i < n; i++) shoal_coll_wait(t, (t->my_pe + i) % n);
     return;
   }

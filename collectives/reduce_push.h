@@ -41,7 +41,7 @@ SHOAL_FN void shoal_coll_reduce_push(shoal_team *t, int type, int op, void *dest
     for (int k = 1; k < n; k++) shoal_coll_wait(t, (me + k) % n);
     shoal_copy(acc, shoal_push_part(t, 0, mine), bytes);
     for (int q = 1; q < n; q++) shoal_reduce_combine(type, op, acc, shoal_push_part(t, q, mine), c);
-    for (int k = 1; k < n; k++) shoal_coll_credit_give(t, (me + k) % n);
+    shoal_coll_credit_give_others(t);
   }
 }
 
