@@ -86,8 +86,8 @@ SHOAL_API void shoalx_gpu_unregister_tu(shoal_gpu_load_fn fn)
   pthread_mutex_unlock(&g.lock);
 }
 
-/* The device copy of a host team: same members, sync and scratch moved to
- * the GPU heap.  Kernels use the dissemination barrier (each PE polls only
+/* The device copy of a host team: same members, sync, scratch and pushbox
+ * moved to the GPU heap.  Kernels use the dissemination barrier (each PE polls only
  * its own memory; the counter barrier would poll one GPU over the link). */
 static void team_to_device(const shoal_team *t)
 {
@@ -101,6 +101,7 @@ static void team_to_device(const shoal_team *t)
   d.sync = (uint64_t *)(g.base + sync_off);
   d.chan = (uint64_t *)(g.base + chan_off);
   d.scratch = t->scratch ? g.base + scratch_off : NULL;
+  d.pushbox = t->pushbox ? g.base + (size_t)(t->pushbox - (char *)shoal_rt.heap_seg.base) : NULL;
   d.all_mapped = 0;
   d.parent = NULL;
   GPU_CK("shmem_init", "copying a team to the GPU",
@@ -288,11 +289,13 @@ void shoal_gpu_team_created(shmem_team_t team)
 {
   if (team == SHMEM_TEAM_INVALID || !g.on || team->slot < 0) return;
   shoal_team *t = team;
-  size_t sync_bytes = (size_t)(t->scratch - (char *)t->sync);
+  size_t slot_bytes = (size_t)(t->scratch - (char *)t->sync) + t->scratch_size;
   size_t sync_off = (size_t)((char *)t->sync - (char *)shoal_rt.heap_seg.base);
-  /* Fresh sync words on every member before any kernel uses the team. */
-  GPU_CK("shmem_team_split_strided", "clearing the team's GPU sync words",
-         shoal_gpu_v_memset(g.base + sync_off, 0, sync_bytes));
+  /* Fresh sync words and scratch on every member before any kernel uses
+   * the team: the small all-reduce polls its pushbox for flags, which a
+   * leftover of an earlier team in this slot must not hold. */
+  GPU_CK("shmem_team_split_strided", "clearing the team's GPU sync words and scratch",
+         shoal_gpu_v_memset(g.base + sync_off, 0, slot_bytes));
   pthread_mutex_lock(&g.lock);
   team_to_device(t);
   pthread_mutex_unlock(&g.lock);

@@ -269,6 +269,91 @@ __device__ inline void shoal_gpu_reduce_part(shoal_team *t, T *out, const T *min
   }
 }
 
+/* Small all-reduces: the push of collectives/reduce_push.h in the
+ * low-latency form NCCL calls LL.  Every 8-byte store carries 4 bytes of
+ * data and a 4-byte flag (the pair's push count + 1), so a receiver polls
+ * the data itself: no fence, no separate signal, no barrier -- one
+ * one-way latency.  Each member writes its vector into its slot on every
+ * peer (k-th push to a peer: slot k % depth, flag k + 1; a stale slot holds
+ * an older flag), then each thread waits for and combines its elements of
+ * every member in team order.  Credits (a sender may be depth pushes
+ * ahead) go back in batches, one fence per batch.  For 4- and 8-byte
+ * types, vectors of up to half a slot; dest may be src, or disjoint. */
+__device__ inline bool shoal_gpu_ll_fits(const shoal_team *t, const void *dest, const void *src, size_t n,
+                                         size_t es)
+{
+  const char *d = (const char *)dest, *s = (const char *)src;
+  size_t bytes = n * es;
+  bool partial_overlap = d != s && !(d + bytes <= s || s + bytes <= d);
+  return (es == 4 || es == 8) && t->pushbox && 2 * bytes <= t->pushbox_slot &&
+         t->size <= SHOAL_GPU_MAX_FAST_PEERS && (((uintptr_t)s | (uintptr_t)d) & (es - 1)) == 0 &&
+         !partial_overlap;
+}
+template <class T, class OP>
+__device__ inline void shoal_gpu_reduce_ll_block(shoal_team *t, T *dest, const T *src, size_t n)
+{
+  const unsigned W = sizeof(T) / 4;   /* LL words per element */
+  unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
+  int np = t->size, me = t->my_pe;
+  __shared__ uint64_t *ll_out[SHOAL_GPU_MAX_FAST_PEERS];     /* by team PE: my slot on that peer */
+  __shared__ const uint64_t *ll_in[SHOAL_GPU_MAX_FAST_PEERS]; /* that peer's slot on me */
+  __shared__ uint32_t flag_out[SHOAL_GPU_MAX_FAST_PEERS], flag_in[SHOAL_GPU_MAX_FAST_PEERS];
+  if (tid == 0)
+    for (int k = 1; k < np; k++) {
+      int q = (me + k) % np, pe = shoal_team_world_pe(t, q);
+      flag_out[q] = (uint32_t)(shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[pe] + 1);
+      ll_out[q] = (uint64_t *)shoal_dev_ptr(shoal_push_slot_out(t, q), pe);
+      flag_in[q] = (uint32_t)(shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[pe] + 1);
+      ll_in[q] = (const uint64_t *)shoal_push_slot_in(t, q);
+    }
+  __syncthreads();
+  /* Element by element, the same thread sends and then writes it: in place
+   * is safe.  Peers in staggered order, so they are not all hit at once. */
+  for (size_t i = tid; i < n; i += nt) {
+    uint32_t w[2];
+    memcpy(w, &src[i], sizeof(T));
+    for (int k = 1; k < np; k++) {
+      int q = (me + k) % np;
+      for (unsigned j = 0; j < W; j++)
+        shoal_store_relaxed(&ll_out[q][i * W + j], (uint64_t)flag_out[q] << 32 | w[j]);
+    }
+  }
+  for (size_t i = tid; i < n; i += nt) {
+    T acc = src[i];
+    for (int q = 0; q < np; q++) {
+      T x = src[i];
+      if (q != me) {
+        uint32_t w[2];
+        for (unsigned j = 0; j < W; j++) {
+          const uint64_t *p = &ll_in[q][i * W + j];
+          uint64_t v = shoal_load_relaxed(p);
+          shoal_backoff b = SHOAL_BACKOFF_INIT;
+          while ((uint32_t)(v >> 32) != flag_in[q]) { shoal_backoff_wait(&b); v = shoal_load_relaxed(p); }
+          w[j] = (uint32_t)v;
+        }
+        memcpy(&x, w, sizeof(T));
+      }
+      acc = q == 0 ? x : OP::f(acc, x);
+    }
+    dest[i] = acc;
+  }
+  __syncthreads();
+  if (tid == 0) {
+    /* Count every push consumed; tell the sender every `batch` pushes,
+     * after one fence (my reads of those slots are done). */
+    uint64_t batch = t->pushbox_depth >= 2 ? (uint64_t)t->pushbox_depth / 2 : 1;
+    bool fenced = false;
+    for (int k = 1; k < np; k++) {
+      int q = (me + k) % np, pe = shoal_team_world_pe(t, q);
+      uint64_t c = ++shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[pe];
+      if (c % batch) continue;
+      if (!fenced) { shoal_coll_fence(); fenced = true; }
+      shoal_dev_uint64_set(SHOAL_DEV_CTX,
+                           &shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[shoal_team_world_pe(t, me)], c, pe);
+    }
+  }
+}
+
 /* dest[i] = OP over the team of src[i] as held by each member, i < n.
  * Peers are combined in team order on every PE, so every member gets
  * bit-identical results.  With staging, each chunk of src goes through
@@ -310,8 +395,11 @@ __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T
                                                         size_t nreduce) \
   { \
     shoal_team *t = shoal_gpu_team_or_fail("shmemx_" #N "_" #OP "_reduce_block", team); \
-    shoal_gpu_reduce_block<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_block", t, dest, src, \
-                                                  nreduce, true); \
+    if (shoal_gpu_ll_fits(t, dest, src, nreduce, sizeof(T))) \
+      shoal_gpu_reduce_ll_block<T, shoal_gpu_op_##OP>(t, dest, src, nreduce); \
+    else \
+      shoal_gpu_reduce_block<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_block", t, dest, src, \
+                                                    nreduce, true); \
     return 0; \
   } \
   template <class shoal_unused = void> __device__ inline int shmemx_##N##_##OP##_reduce_scatter_block(shmem_team_t team, T *dest, \
@@ -400,6 +488,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce(s
   shoal_team *t = shoal_gpu_team_or_fail("shmemx_..._reduce_on_stream", team);
   if (scatter) shoal_gpu_reduce_block<T, OP>("shmemx_..._reduce_scatter_on_stream (source must be symmetric)",
                                              t, dest, src + (size_t)t->my_pe * n, n, false);
+  else if (shoal_gpu_ll_fits(t, dest, src, n, sizeof(T))) shoal_gpu_reduce_ll_block<T, OP>(t, dest, src, n);
   else shoal_gpu_reduce_block<T, OP>("shmemx_..._reduce_on_stream", t, dest, src, n, true);
 }
 template <class shoal_unused = void>

@@ -41,6 +41,30 @@ __global__ void k_move(shmem_team_t team, char *fc_d, const char *fc_s, char *aa
   shmemx_broadcastmem_block(team, bc_d, bc_s, nb, root);
 }
 
+/* Many small all-reduces in one kernel, a fresh vector each round, checked
+ * in the kernel: 64 rounds wrap the pushbox ring eight times.  PE 1 sleeps
+ * now and then, so the others push the next round while their last one is
+ * unread (a push into the wrong slot, or a signal or credit counted wrong,
+ * shows as wrong sums or a hang).  bad counts wrong elements. */
+__device__ inline float round_val(int r, int pe, size_t i) { return (float)((i * 7 + (size_t)r * 31 + (size_t)pe * 5) % 61); }
+__global__ void __launch_bounds__(1024) k_sum_rounds(float *dst, float *src, size_t n, int rounds, unsigned *bad)
+{
+  int me = shmem_my_pe(), np = shmem_n_pes();
+  for (int r = 0; r < rounds; r++) {
+    if (me == 1 && r % 16 == 3 && threadIdx.x == 0)
+      for (int k = 0; k < 200; k++) __nanosleep(1000);
+    for (size_t i = threadIdx.x; i < n; i += blockDim.x) src[i] = round_val(r, me, i);
+    __syncthreads();
+    shmemx_float_sum_reduce_block(SHMEM_TEAM_WORLD, dst, src, n);
+    for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
+      float want = 0;
+      for (int p = 0; p < np; p++) want += round_val(r, p, i);
+      if (dst[i] != want) atomicAdd(bad, 1u);
+    }
+    __syncthreads();
+  }
+}
+
 /* The graph's kernels: fill from a device-side round counter, check. */
 __global__ void k_graph_fill(float *src, size_t n, uint64_t seed, int pe, unsigned *round)
 {
@@ -112,6 +136,27 @@ int main(void)
   for (size_t i = 0; i < sizeof ns / sizeof *ns; i++)
     for (int mode = 0; mode < 3; mode++) check_sum(SHMEM_TEAM_WORLD, "world", ns[i], mode);
 
+  /* Run-ahead: vectors that go through the pushbox (1 KB) and that do not
+   * (12 KB at 2 PEs, whose slots are 8 KB). */
+  {
+    size_t rn[] = {257, 3001};
+    float *rsrc = (float *)shmem_malloc(sizeof(float) * 3001), *rdst = (float *)shmem_malloc(sizeof(float) * 3001);
+    unsigned *bad, hbad = 0;
+    GT_CUDA(cudaMalloc((void **)&bad, sizeof *bad));
+    for (size_t i = 0; i < 2; i++) {
+      GT_CUDA(cudaMemset(bad, 0, sizeof *bad));
+      GT_CUDA(cudaMemset(rdst, 0xFF, sizeof(float) * 3001));
+      GT_LAUNCHED();
+      shmem_barrier_all();
+      k_sum_rounds<<<1, 1024>>>(rdst, rsrc, rn[i], 64, bad);
+      GT_LAUNCHED();
+      GT_CUDA(cudaMemcpy(&hbad, bad, sizeof hbad, cudaMemcpyDeviceToHost));
+      GT_CHECK(hbad == 0, "64 rounds of all-reduce (n=%zu), PE 1 slow: %u wrong elements", rn[i], hbad);
+    }
+    GT_CUDA(cudaFree(bad));
+    shmem_free(rdst); shmem_free(rsrc);
+  }
+
   /* Split teams: a copy of world, the odd PEs, the even PEs (strided). */
   shmem_team_t dup = SHMEM_TEAM_INVALID, odd = SHMEM_TEAM_INVALID, even = SHMEM_TEAM_INVALID;
   shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, np, NULL, 0, &dup);
@@ -123,9 +168,9 @@ int main(void)
   check_sum(mine, "strided", 4099, 0);
   check_sum(mine, "strided", 70001, 2);
 
-  /* max, xor, reduce_scatter on world */
-  {
-    size_t n = 3001;
+  /* max, xor, reduce_scatter on world (max and xor of 100 go through the
+   * pushbox) */
+  for (size_t n : {(size_t)100, (size_t)3001}) {
     long *ls = (long *)shmem_malloc(sizeof(long) * n), *ld = (long *)shmem_malloc(sizeof(long) * n);
     unsigned *xs = (unsigned *)shmem_malloc(sizeof(unsigned) * n), *xd = (unsigned *)shmem_malloc(sizeof(unsigned) * n);
     int *rs = (int *)shmem_malloc(sizeof(int) * n * np), *rd = (int *)shmem_malloc(sizeof(int) * n);
