@@ -269,24 +269,90 @@ __device__ inline void shoal_gpu_reduce_part(shoal_team *t, T *out, const T *min
   }
 }
 
-/* Small all-reduces: the push of collectives/reduce_push.h in the
+/* Small collectives: the pushes of collectives/reduce_push.h in the
  * low-latency form NCCL calls LL.  Every 8-byte store carries 4 bytes of
- * data and a 4-byte flag (the pair's push count + 1), so a receiver polls
- * the data itself: no fence, no separate signal, no barrier -- one
- * one-way latency.  Each member writes its vector into its slot on every
- * peer (k-th push to a peer: slot k % depth, flag k + 1; a stale slot holds
- * an older flag), then each thread waits for and combines its elements of
- * every member in team order.  Credits (a sender may be depth pushes
- * ahead) go back in batches, one fence per batch.  For 4- and 8-byte
- * types, vectors of up to half a slot; dest may be src, or disjoint. */
-__device__ inline bool shoal_gpu_ll_fits(const shoal_team *t, const void *dest, const void *src, size_t n,
-                                         size_t es)
+ * data and a 4-byte flag (the pair's push count + 1), written straight
+ * into the receiver's pushbox slot (the k-th push of a pair: slot
+ * k % depth, flag k + 1; a stale slot holds an older flag), so the
+ * receiver polls the data itself: no fence, no separate signal, no
+ * barrier -- one one-way latency.  Credits (a sender may be depth pushes
+ * ahead) go back in batches, one fence per batch.  Data of up to half a
+ * slot per pair, in whole 4-byte words. */
+struct shoal_gpu_ll {
+  uint64_t *out[SHOAL_GPU_MAX_FAST_PEERS];      /* by team PE: my slot on that peer */
+  const uint64_t *in[SHOAL_GPU_MAX_FAST_PEERS]; /* by team PE: its slot on me */
+  uint32_t flag_out[SHOAL_GPU_MAX_FAST_PEERS], flag_in[SHOAL_GPU_MAX_FAST_PEERS];
+};
+__device__ inline bool shoal_gpu_ll_fits(const shoal_team *t, size_t bytes_per_pair)
+{
+  return t->pushbox && 2 * bytes_per_pair <= t->pushbox_slot && t->size <= SHOAL_GPU_MAX_FAST_PEERS;
+}
+/* Thread 0: the next slot of mine on team PE q (waiting for its credit). */
+__device__ inline void shoal_gpu_ll_claim_out(shoal_team *t, shoal_gpu_ll *ll, int q)
+{
+  int pe = shoal_team_world_pe(t, q);
+  ll->flag_out[q] = (uint32_t)(shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[pe] + 1);
+  ll->out[q] = (uint64_t *)shoal_dev_ptr(shoal_push_slot_out(t, q), pe);
+}
+/* Thread 0: the slot team PE q's next push to me lands in. */
+__device__ inline void shoal_gpu_ll_claim_in(shoal_team *t, shoal_gpu_ll *ll, int q)
+{
+  ll->flag_in[q] = (uint32_t)(shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[shoal_team_world_pe(t, q)] + 1);
+  ll->in[q] = (const uint64_t *)shoal_push_slot_in(t, q);
+}
+__device__ inline void shoal_gpu_ll_put(const shoal_gpu_ll *ll, int q, size_t i, uint32_t w)
+{
+  shoal_store_relaxed(&ll->out[q][i], (uint64_t)ll->flag_out[q] << 32 | w);
+}
+__device__ inline uint32_t shoal_gpu_ll_get(const shoal_gpu_ll *ll, int q, size_t i)
+{
+  const uint64_t *p = &ll->in[q][i];
+  uint64_t v = shoal_load_relaxed(p);
+  shoal_backoff b = SHOAL_BACKOFF_INIT;
+  while ((uint32_t)(v >> 32) != ll->flag_in[q]) { shoal_backoff_wait(&b); v = shoal_load_relaxed(p); }
+  return (uint32_t)v;
+}
+/* Thread 0, once every thread has read: count one push consumed from team
+ * PE q, and tell q every `batch` of them, after one fence (*fenced). */
+__device__ inline void shoal_gpu_ll_consumed(shoal_team *t, int q, bool *fenced)
+{
+  uint64_t batch = t->pushbox_depth >= 2 ? (uint64_t)t->pushbox_depth / 2 : 1;
+  int pe = shoal_team_world_pe(t, q);
+  uint64_t c = ++shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[pe];
+  if (c % batch) return;
+  if (!*fenced) { shoal_coll_fence(); *fenced = true; }
+  shoal_dev_uint64_set(SHOAL_DEV_CTX, &shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[shoal_team_world_pe(t, t->my_pe)],
+                       c, pe);
+}
+/* Thread 0: claim a push to and from every other member. */
+__device__ inline void shoal_gpu_ll_claim_all(shoal_team *t, shoal_gpu_ll *ll)
+{
+  for (int k = 1; k < t->size; k++) {
+    int q = (t->my_pe + k) % t->size;
+    shoal_gpu_ll_claim_out(t, ll, q);
+    shoal_gpu_ll_claim_in(t, ll, q);
+  }
+}
+__device__ inline void shoal_gpu_ll_consumed_all(shoal_team *t)
+{
+  bool fenced = false;
+  for (int k = 1; k < t->size; k++) shoal_gpu_ll_consumed(t, (t->my_pe + k) % t->size, &fenced);
+}
+__device__ inline bool shoal_gpu_ll_words_ok(const void *a, const void *b, size_t nbytes)
+{
+  return ((nbytes | (uintptr_t)a | (uintptr_t)b) & 3) == 0;
+}
+
+/* All-reduce of 4- and 8-byte types.  Element by element, the same thread
+ * sends and then writes it: dest may be src, or disjoint from it.  Peers
+ * in staggered order, so they are not all written at once. */
+__device__ inline bool shoal_gpu_ll_reduce_fits(const shoal_team *t, const void *dest, const void *src, size_t n,
+                                                size_t es)
 {
   const char *d = (const char *)dest, *s = (const char *)src;
   size_t bytes = n * es;
   bool partial_overlap = d != s && !(d + bytes <= s || s + bytes <= d);
-  return (es == 4 || es == 8) && t->pushbox && 2 * bytes <= t->pushbox_slot &&
-         t->size <= SHOAL_GPU_MAX_FAST_PEERS && (((uintptr_t)s | (uintptr_t)d) & (es - 1)) == 0 &&
+  return (es == 4 || es == 8) && shoal_gpu_ll_fits(t, bytes) && (((uintptr_t)s | (uintptr_t)d) & (es - 1)) == 0 &&
          !partial_overlap;
 }
 template <class T, class OP>
@@ -295,28 +361,14 @@ __device__ inline void shoal_gpu_reduce_ll_block(shoal_team *t, T *dest, const T
   const unsigned W = sizeof(T) / 4;   /* LL words per element */
   unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
   int np = t->size, me = t->my_pe;
-  __shared__ uint64_t *ll_out[SHOAL_GPU_MAX_FAST_PEERS];     /* by team PE: my slot on that peer */
-  __shared__ const uint64_t *ll_in[SHOAL_GPU_MAX_FAST_PEERS]; /* that peer's slot on me */
-  __shared__ uint32_t flag_out[SHOAL_GPU_MAX_FAST_PEERS], flag_in[SHOAL_GPU_MAX_FAST_PEERS];
-  if (tid == 0)
-    for (int k = 1; k < np; k++) {
-      int q = (me + k) % np, pe = shoal_team_world_pe(t, q);
-      flag_out[q] = (uint32_t)(shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[pe] + 1);
-      ll_out[q] = (uint64_t *)shoal_dev_ptr(shoal_push_slot_out(t, q), pe);
-      flag_in[q] = (uint32_t)(shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[pe] + 1);
-      ll_in[q] = (const uint64_t *)shoal_push_slot_in(t, q);
-    }
+  __shared__ shoal_gpu_ll ll;
+  if (tid == 0) shoal_gpu_ll_claim_all(t, &ll);
   __syncthreads();
-  /* Element by element, the same thread sends and then writes it: in place
-   * is safe.  Peers in staggered order, so they are not all hit at once. */
   for (size_t i = tid; i < n; i += nt) {
     uint32_t w[2];
     memcpy(w, &src[i], sizeof(T));
-    for (int k = 1; k < np; k++) {
-      int q = (me + k) % np;
-      for (unsigned j = 0; j < W; j++)
-        shoal_store_relaxed(&ll_out[q][i * W + j], (uint64_t)flag_out[q] << 32 | w[j]);
-    }
+    for (int k = 1; k < np; k++)
+      for (unsigned j = 0; j < W; j++) shoal_gpu_ll_put(&ll, (me + k) % np, i * W + j, w[j]);
   }
   for (size_t i = tid; i < n; i += nt) {
     T acc = src[i];
@@ -324,13 +376,7 @@ __device__ inline void shoal_gpu_reduce_ll_block(shoal_team *t, T *dest, const T
       T x = src[i];
       if (q != me) {
         uint32_t w[2];
-        for (unsigned j = 0; j < W; j++) {
-          const uint64_t *p = &ll_in[q][i * W + j];
-          uint64_t v = shoal_load_relaxed(p);
-          shoal_backoff b = SHOAL_BACKOFF_INIT;
-          while ((uint32_t)(v >> 32) != flag_in[q]) { shoal_backoff_wait(&b); v = shoal_load_relaxed(p); }
-          w[j] = (uint32_t)v;
-        }
+        for (unsigned j = 0; j < W; j++) w[j] = shoal_gpu_ll_get(&ll, q, i * W + j);
         memcpy(&x, w, sizeof(T));
       }
       acc = q == 0 ? x : OP::f(acc, x);
@@ -338,19 +384,68 @@ __device__ inline void shoal_gpu_reduce_ll_block(shoal_team *t, T *dest, const T
     dest[i] = acc;
   }
   __syncthreads();
-  if (tid == 0) {
-    /* Count every push consumed; tell the sender every `batch` pushes,
-     * after one fence (my reads of those slots are done). */
-    uint64_t batch = t->pushbox_depth >= 2 ? (uint64_t)t->pushbox_depth / 2 : 1;
-    bool fenced = false;
+  if (tid == 0) shoal_gpu_ll_consumed_all(t);
+}
+
+/* fcollect and alltoall: block q of my data (alltoall: src block q;
+ * fcollect: src) to team PE q, block q of dest from q, my own block copied
+ * locally.  dest must not overlap src. */
+__device__ inline void shoal_gpu_exchange_ll_block(shoal_team *t, void *dest, const void *src, size_t nbytes,
+                                                   bool alltoall)
+{
+  unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
+  int np = t->size, me = t->my_pe;
+  size_t nw = nbytes / 4;
+  const uint32_t *s = (const uint32_t *)src;
+  uint32_t *d = (uint32_t *)dest;
+  __shared__ shoal_gpu_ll ll;
+  if (tid == 0) shoal_gpu_ll_claim_all(t, &ll);
+  __syncthreads();
+  for (size_t i = tid; i < nw; i += nt)
     for (int k = 1; k < np; k++) {
-      int q = (me + k) % np, pe = shoal_team_world_pe(t, q);
-      uint64_t c = ++shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[pe];
-      if (c % batch) continue;
-      if (!fenced) { shoal_coll_fence(); fenced = true; }
-      shoal_dev_uint64_set(SHOAL_DEV_CTX,
-                           &shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[shoal_team_world_pe(t, me)], c, pe);
+      int q = (me + k) % np;
+      shoal_gpu_ll_put(&ll, q, i, s[(alltoall ? (size_t)q * nw : 0) + i]);
     }
+  for (size_t i = tid; i < nw; i += nt) d[(size_t)me * nw + i] = s[(alltoall ? (size_t)me * nw : 0) + i];
+  for (int k = 1; k < np; k++) {
+    int q = (me + k) % np;
+    for (size_t i = tid; i < nw; i += nt) d[(size_t)q * nw + i] = shoal_gpu_ll_get(&ll, q, i);
+  }
+  __syncthreads();
+  if (tid == 0) shoal_gpu_ll_consumed_all(t);
+}
+
+/* broadcast: the root pushes to every other member and copies src to its
+ * own dest; the others take the root's push.  dest must not overlap src. */
+__device__ inline void shoal_gpu_broadcast_ll_block(shoal_team *t, void *dest, const void *src, size_t nbytes,
+                                                    int root)
+{
+  unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
+  int np = t->size, me = t->my_pe;
+  size_t nw = nbytes / 4;
+  const uint32_t *s = (const uint32_t *)src;
+  uint32_t *d = (uint32_t *)dest;
+  __shared__ shoal_gpu_ll ll;
+  if (tid == 0) {
+    if (me == root)
+      for (int k = 1; k < np; k++) shoal_gpu_ll_claim_out(t, &ll, (me + k) % np);
+    else
+      shoal_gpu_ll_claim_in(t, &ll, root);
+  }
+  __syncthreads();
+  if (me == root) {
+    for (size_t i = tid; i < nw; i += nt) {
+      uint32_t w = s[i];
+      for (int k = 1; k < np; k++) shoal_gpu_ll_put(&ll, (me + k) % np, i, w);
+      d[i] = w;
+    }
+  } else {
+    for (size_t i = tid; i < nw; i += nt) d[i] = shoal_gpu_ll_get(&ll, root, i);
+  }
+  __syncthreads();
+  if (tid == 0 && me != root) {
+    bool fenced = false;
+    shoal_gpu_ll_consumed(t, root, &fenced);
   }
 }
 
@@ -395,7 +490,7 @@ __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T
                                                         size_t nreduce) \
   { \
     shoal_team *t = shoal_gpu_team_or_fail("shmemx_" #N "_" #OP "_reduce_block", team); \
-    if (shoal_gpu_ll_fits(t, dest, src, nreduce, sizeof(T))) \
+    if (shoal_gpu_ll_reduce_fits(t, dest, src, nreduce, sizeof(T))) \
       shoal_gpu_reduce_ll_block<T, shoal_gpu_op_##OP>(t, dest, src, nreduce); \
     else \
       shoal_gpu_reduce_block<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_block", t, dest, src, \
@@ -419,14 +514,29 @@ SHOAL_REDUCE_BITWISE_TYPES(SHOAL_GPU_REDUCE_BITWISE)
 SHOAL_REDUCE_MINMAX_DEVICE_TYPES(SHOAL_GPU_REDUCE_MINMAX)
 SHOAL_REDUCE_MINMAX_DEVICE_TYPES(SHOAL_GPU_REDUCE_ARITH)
 
-/* Push collectives: every member writes into the others' dest, between a
- * barrier that frees dest and one that completes the writes.  Peers are
- * visited in the staggered order (my_pe + i) % size. */
+/* Push collectives: small ones in LL form (above); larger ones write into
+ * the others' dest, between a barrier that frees dest and one that
+ * completes the writes.  Peers are visited in the staggered order
+ * (my_pe + i) % size. */
 __device__ inline int shmemx_broadcastmem_block(shmem_team_t team, void *dest, const void *src,
                                                 size_t nbytes, int root)
 {
   shoal_team *t = shoal_gpu_team_or_fail("shmemx_broadcastmem_block", team);
   unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
+  if (SHOAL_UNLIKELY(root < 0 || root >= t->size)) {
+    if (tid == 0)
+      printf("shoal: PE %d: error: shmemx_broadcastmem_block: PE_root %d is not a member of the team "
+             "(size %d)\n", SHOAL_STATE->my_pe, root, t->size);
+#if defined(__CUDACC__)
+    __trap();
+#else
+    abort();
+#endif
+  }
+  if (shoal_gpu_ll_fits(t, nbytes) && shoal_gpu_ll_words_ok(dest, src, nbytes)) {
+    shoal_gpu_broadcast_ll_block(t, dest, src, nbytes, root);
+    return 0;
+  }
   shoal_gpu_block_barrier(t);
   if (t->my_pe == root)
     for (int i = 0; i < t->size; i++) {
@@ -443,6 +553,10 @@ __device__ inline int shmemx_fcollectmem_block(shmem_team_t team, void *dest, co
 {
   shoal_team *t = shoal_gpu_team_or_fail("shmemx_fcollectmem_block", team);
   unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
+  if (shoal_gpu_ll_fits(t, nbytes) && shoal_gpu_ll_words_ok(dest, src, nbytes)) {
+    shoal_gpu_exchange_ll_block(t, dest, src, nbytes, false);
+    return 0;
+  }
   shoal_gpu_block_barrier(t);
   for (int i = 0; i < t->size; i++) {
     int pe = shoal_team_peer(t, i);
@@ -458,6 +572,10 @@ __device__ inline int shmemx_alltoallmem_block(shmem_team_t team, void *dest, co
 {
   shoal_team *t = shoal_gpu_team_or_fail("shmemx_alltoallmem_block", team);
   unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
+  if (shoal_gpu_ll_fits(t, nbytes) && shoal_gpu_ll_words_ok(dest, src, nbytes)) {
+    shoal_gpu_exchange_ll_block(t, dest, src, nbytes, true);
+    return 0;
+  }
   shoal_gpu_block_barrier(t);
   for (int i = 0; i < t->size; i++) {
     int pe = shoal_team_peer(t, i);
@@ -488,7 +606,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce(s
   shoal_team *t = shoal_gpu_team_or_fail("shmemx_..._reduce_on_stream", team);
   if (scatter) shoal_gpu_reduce_block<T, OP>("shmemx_..._reduce_scatter_on_stream (source must be symmetric)",
                                              t, dest, src + (size_t)t->my_pe * n, n, false);
-  else if (shoal_gpu_ll_fits(t, dest, src, n, sizeof(T))) shoal_gpu_reduce_ll_block<T, OP>(t, dest, src, n);
+  else if (shoal_gpu_ll_reduce_fits(t, dest, src, n, sizeof(T))) shoal_gpu_reduce_ll_block<T, OP>(t, dest, src, n);
   else shoal_gpu_reduce_block<T, OP>("shmemx_..._reduce_on_stream", t, dest, src, n, true);
 }
 template <class shoal_unused = void>

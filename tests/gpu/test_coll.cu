@@ -65,6 +65,26 @@ __global__ void __launch_bounds__(1024) k_sum_rounds(float *dst, float *src, siz
   }
 }
 
+/* Broadcasts from PE 0 in one kernel, fresh data each round, checked in
+ * the kernel: a slow member makes the root run ahead until its ring of
+ * slots on that member is full, and then wait for credits. */
+__global__ void __launch_bounds__(1024) k_bcast_rounds(unsigned *dst, unsigned *src, size_t nw, int rounds,
+                                                       unsigned *bad)
+{
+  int me = shmem_my_pe();
+  for (int r = 0; r < rounds; r++) {
+    if (me == 1 && r % 8 == 0 && threadIdx.x == 0)
+      for (int k = 0; k < 100; k++) __nanosleep(1000);
+    if (me == 0)
+      for (size_t i = threadIdx.x; i < nw; i += blockDim.x) src[i] = (unsigned)(i * 2654435761u) ^ (unsigned)r;
+    __syncthreads();
+    shmemx_broadcastmem_block(SHMEM_TEAM_WORLD, dst, src, nw * sizeof(unsigned), 0);
+    for (size_t i = threadIdx.x; i < nw; i += blockDim.x)
+      if (dst[i] != ((unsigned)(i * 2654435761u) ^ (unsigned)r)) atomicAdd(bad, 1u);
+    __syncthreads();
+  }
+}
+
 /* The graph's kernels: fill from a device-side round counter, check. */
 __global__ void k_graph_fill(float *src, size_t n, uint64_t seed, int pe, unsigned *round)
 {
@@ -209,9 +229,29 @@ int main(void)
     shmem_free(rd); shmem_free(rs); shmem_free(xd); shmem_free(xs); shmem_free(ld); shmem_free(ls);
   }
 
-  /* fcollect, alltoall, broadcast */
+  /* Broadcast run-ahead: 1 KB (LL through the pushbox) and 8 KB (not). */
   {
-    size_t nb = 1001;   /* odd: the unaligned paths too */
+    size_t bn[] = {256, 2048};
+    unsigned *bsrc = (unsigned *)shmem_malloc(sizeof(unsigned) * 2048);
+    unsigned *bdst = (unsigned *)shmem_malloc(sizeof(unsigned) * 2048);
+    unsigned *bad, hbad = 0;
+    GT_CUDA(cudaMalloc((void **)&bad, sizeof *bad));
+    for (size_t i = 0; i < 2; i++) {
+      GT_CUDA(cudaMemset(bad, 0, sizeof *bad));
+      GT_LAUNCHED();
+      shmem_barrier_all();
+      k_bcast_rounds<<<1, 1024>>>(bdst, bsrc, bn[i], 64, bad);
+      GT_LAUNCHED();
+      GT_CUDA(cudaMemcpy(&hbad, bad, sizeof hbad, cudaMemcpyDeviceToHost));
+      GT_CHECK(hbad == 0, "64 broadcasts of %zu words, PE 1 slow: %u wrong words", bn[i], hbad);
+    }
+    GT_CUDA(cudaFree(bad));
+    shmem_free(bdst); shmem_free(bsrc);
+  }
+
+  /* fcollect, alltoall, broadcast: whole words (LL through the pushbox),
+   * odd sizes (the unaligned paths), and blocks too big for a slot */
+  for (size_t nb : {(size_t)1000, (size_t)1001, (size_t)6000}) {
     int root = 1 % np;
     char *fs = (char *)shmem_malloc(nb), *fd = (char *)shmem_malloc(nb * np);
     char *as = (char *)shmem_malloc(nb * np), *ad = (char *)shmem_malloc(nb * np);
@@ -239,7 +279,8 @@ int main(void)
         bad[1] += h[p * nb + i] != (unsigned char)gt_val(gt_seed, p, (size_t)me * nb + i, 71);
     GT_CUDA(cudaMemcpy(h, bd, nb, cudaMemcpyDeviceToHost));
     for (size_t i = 0; i < nb; i++) bad[2] += h[i] != (unsigned char)gt_val(gt_seed, root, i, 72);
-    GT_CHECK(!bad[0] && !bad[1] && !bad[2], "fcollect/alltoall/broadcast wrong: %zu %zu %zu", bad[0], bad[1], bad[2]);
+    GT_CHECK(!bad[0] && !bad[1] && !bad[2], "fcollect/alltoall/broadcast of %zu B wrong: %zu %zu %zu", nb, bad[0], bad[1],
+             bad[2]);
     free(h);
     shmem_free(bd); shmem_free(bs); shmem_free(ad); shmem_free(as); shmem_free(fd); shmem_free(fs);
   }
