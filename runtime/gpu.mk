@@ -12,7 +12,7 @@ EXTRA_DIST += runtime/gpu_cuda.c runtime/gpu_hip.c runtime/gpu_runtime.c runtime
 	bench/gpu/report.py bench/gpu/results-h200x2.csv bench/gpu/results-h200x2-s2.csv \
 	bench/gpu/results-h200x1-shared-s3.csv bench/gpu/results-h200x1-shared-s4.csv \
 	bench/gpu/results-h200x1-mps-dcoll-s4.csv bench/gpu/results-h200x1-mps-dcoll-ll-s4.csv \
-	bench/gpu/results-h200x1-mps-dcoll-ll2-s4.csv \
+	bench/gpu/results-h200x1-mps-dcoll-ll2-s4.csv bench/gpu/results-h200x1-mps-dcoll-host-s4.csv \
 	bench/gpu/plots/put_bw.png bench/gpu/plots/collectives.png
 # runtime/gpu_lib.cu, the library's own kernels, is compiled by nvcc/hipcc;
 # libtool does not know those compilers, so the rule writes the libtool

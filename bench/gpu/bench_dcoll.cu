@@ -5,7 +5,9 @@
  * job:
  *   barrier_all, float sum all-reduce, fcollect, alltoall, broadcast
  * by size (bytes per PE's contribution; all-reduce and broadcast: the
- * whole vector).  Each kernel makes `iters` calls back to back; the table
+ * whole vector); then the host-launched all-reduce (the _on_stream form)
+ * up to 256 KB, launched call after call on a stream and replayed from a
+ * CUDA graph of 100 calls.  Each kernel makes `iters` calls back to back; the table
  * gives the time per call.  After the timed kernel the last all-reduce's
  * result is checked on the host (every element), so a library that skips
  * work cannot look fast.  Prints a table; appends CSV rows
@@ -30,6 +32,7 @@
 #define D_FCOLLECT(d, s, n) nvshmemx_float_fcollect_block(WORLD, d, s, n)
 #define D_ALLTOALL(d, s, n) nvshmemx_float_alltoall_block(WORLD, d, s, n)
 #define D_BROADCAST(d, s, n) nvshmemx_float_broadcast_block(WORLD, d, s, n, 0)
+#define H_SUM(d, s, n, st) nvshmemx_float_sum_reduce_on_stream(WORLD, d, s, n, st)
 #else
 #include <shmem.h>
 #include <shmemx.h>
@@ -44,6 +47,7 @@
 #define D_FCOLLECT(d, s, n) shmemx_fcollectmem_block(WORLD, d, s, (n) * sizeof(float))
 #define D_ALLTOALL(d, s, n) shmemx_alltoallmem_block(WORLD, d, s, (n) * sizeof(float))
 #define D_BROADCAST(d, s, n) shmemx_broadcastmem_block(WORLD, d, s, (n) * sizeof(float), 0)
+#define H_SUM(d, s, n, st) shmemx_float_sum_reduce_on_stream(WORLD, d, s, n, st)
 #endif
 
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); exit(2); } } while (0)
@@ -117,7 +121,6 @@ int main(int argc, char **argv)
   const char *cp = getenv("BENCH_CSV");
   if (me == 0 && cp) csv = fopen(cp, "a");
   size_t max = argc > 1 ? strtoull(argv[1], 0, 0) : (4u << 20);   /* bytes per contribution */
-  size_t maxn = max / sizeof(float);
   float *src = (float *)MALLOC(max * np), *dst = (float *)MALLOC(max * np);
   if (!src || !dst) { fprintf(stderr, "raise the symmetric heap size\n"); return 1; }
   float *host = (float *)malloc(max);
@@ -163,6 +166,67 @@ int main(int argc, char **argv)
         if (csv) fprintf(csv, "%s,%s,block,%zu,%.3f,us\n", IMPL, names[op], bytes, us);
         fflush(stdout);
       }
+    }
+  }
+  /* Host-launched all-reduce: per call, on a stream and from a graph. */
+  cudaStream_t st;
+  CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  for (size_t bytes = 4096; bytes <= (256u << 10) && bytes <= max; bytes *= 4) {
+    size_t n = bytes / sizeof(float);
+    k_fill<<<64, 256>>>(src, n, me, 9);
+    CK(cudaMemset(dst, 0xFF, bytes));
+    CK(cudaDeviceSynchronize());
+    BARRIER();
+    for (int i = 0; i < 3; i++) H_SUM(dst, src, n, st);
+    CK(cudaStreamSynchronize(st));
+    BARRIER();
+    const int iters = 200;
+    CK(cudaEventRecord(e0, st));
+    for (int i = 0; i < iters; i++) H_SUM(dst, src, n, st);
+    CK(cudaEventRecord(e1, st));
+    CK(cudaEventSynchronize(e1));
+    float ms;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    double us_stream = ms * 1e3 / iters, us_graph = -1;
+    BARRIER();
+    /* A graph of 100 calls, replayed once after a warm-up replay. */
+    cudaGraph_t g;
+    cudaGraphExec_t ge;
+    const int giters = 100;
+    CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < giters; i++) H_SUM(dst, src, n, st);
+    if (cudaStreamEndCapture(st, &g) == cudaSuccess && cudaGraphInstantiate(&ge, g, 0) == cudaSuccess) {
+      CK(cudaGraphLaunch(ge, st));
+      CK(cudaStreamSynchronize(st));
+      BARRIER();
+      CK(cudaEventRecord(e0, st));
+      CK(cudaGraphLaunch(ge, st));
+      CK(cudaEventRecord(e1, st));
+      CK(cudaEventSynchronize(e1));
+      CK(cudaEventElapsedTime(&ms, e0, e1));
+      us_graph = ms * 1e3 / giters;
+      CK(cudaGraphExecDestroy(ge));
+      CK(cudaGraphDestroy(g));
+    } else {
+      (void)cudaGetLastError();
+    }
+    CK(cudaMemcpy(host, dst, bytes, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < n; i++) {
+      float want = 0;
+      for (int p = 0; p < np; p++) want += (float)((i * 2654435761u + 9) % 1024u) + 1024.0f * (float)p;
+      if (host[i] != want && errors++ < 5)
+        fprintf(stderr, "PE %d: host allreduce %zu B: element %zu is %g, want %g\n", me, bytes, i, host[i], want);
+    }
+    BARRIER();
+    if (me == 0) {
+      printf("%-8s %-14s %12zu %12.2f\n", IMPL, "allred_stream", bytes, us_stream);
+      if (us_graph > 0) printf("%-8s %-14s %12zu %12.2f\n", IMPL, "allred_graph", bytes, us_graph);
+      else printf("%-8s %-14s %12zu %12s\n", IMPL, "allred_graph", bytes, "n/a");
+      if (csv) {
+        fprintf(csv, "%s,allreduce_stream,host,%zu,%.3f,us\n", IMPL, bytes, us_stream);
+        if (us_graph > 0) fprintf(csv, "%s,allreduce_graph,host,%zu,%.3f,us\n", IMPL, bytes, us_graph);
+      }
+      fflush(stdout);
     }
   }
   if (errors) fprintf(stderr, "PE %d: %d wrong all-reduce elements\n", me, errors);
