@@ -41,6 +41,16 @@ __global__ void k_move(shmem_team_t team, char *fc_d, const char *fc_s, char *aa
   shmemx_broadcastmem_block(team, bc_d, bc_s, nb, root);
 }
 
+/* A member that falls behind for a while (about 100-200 us). */
+__device__ inline void fall_behind(int us)
+{
+#if defined(__CUDACC__)
+  for (int k = 0; k < us; k++) __nanosleep(1000);
+#else
+  for (int k = 0; k < us; k++) __builtin_amdgcn_s_sleep(32);   /* 64 x 32 clocks: about 1 us */
+#endif
+}
+
 /* Many small all-reduces in one kernel, a fresh vector each round, checked
  * in the kernel: 64 rounds wrap the pushbox ring eight times.  PE 1 sleeps
  * now and then, so the others push the next round while their last one is
@@ -51,8 +61,7 @@ __global__ void __launch_bounds__(1024) k_sum_rounds(float *dst, float *src, siz
 {
   int me = shmem_my_pe(), np = shmem_n_pes();
   for (int r = 0; r < rounds; r++) {
-    if (me == 1 && r % 16 == 3 && threadIdx.x == 0)
-      for (int k = 0; k < 200; k++) __nanosleep(1000);
+    if (me == 1 && r % 16 == 3 && threadIdx.x == 0) fall_behind(200);
     for (size_t i = threadIdx.x; i < n; i += blockDim.x) src[i] = round_val(r, me, i);
     __syncthreads();
     shmemx_float_sum_reduce_block(SHMEM_TEAM_WORLD, dst, src, n);
@@ -73,8 +82,7 @@ __global__ void __launch_bounds__(1024) k_bcast_rounds(unsigned *dst, unsigned *
 {
   int me = shmem_my_pe();
   for (int r = 0; r < rounds; r++) {
-    if (me == 1 && r % 8 == 0 && threadIdx.x == 0)
-      for (int k = 0; k < 100; k++) __nanosleep(1000);
+    if (me == 1 && r % 8 == 0 && threadIdx.x == 0) fall_behind(100);
     if (me == 0)
       for (size_t i = threadIdx.x; i < nw; i += blockDim.x) src[i] = (unsigned)(i * 2654435761u) ^ (unsigned)r;
     __syncthreads();
