@@ -338,22 +338,46 @@ __device__ inline void shoal_gpu_ll_consumed_all(shoal_team *t)
   bool fenced = false;
   for (int k = 1; k < t->size; k++) shoal_gpu_ll_consumed(t, (t->my_pe + k) % t->size, &fenced);
 }
-__device__ inline bool shoal_gpu_ll_words_ok(const void *a, const void *b, size_t nbytes)
+/* Byte collectives go LL in whole 4-byte words.  The choice must be the
+ * same on every member, so it rests on the size alone; a buffer that is
+ * not 4-byte aligned on this PE is read and written a byte at a time. */
+__device__ inline bool shoal_gpu_ll_words(size_t nbytes) { return (nbytes & 3) == 0; }
+__device__ inline uint32_t shoal_gpu_word_get(const void *p, size_t i, bool aligned)
 {
-  return ((nbytes | (uintptr_t)a | (uintptr_t)b) & 3) == 0;
+  if (aligned) return ((const uint32_t *)p)[i];
+  uint32_t w;
+  memcpy(&w, (const char *)p + 4 * i, 4);
+  return w;
+}
+__device__ inline void shoal_gpu_word_put(void *p, size_t i, uint32_t w, bool aligned)
+{
+  if (aligned) ((uint32_t *)p)[i] = w;
+  else memcpy((char *)p + 4 * i, &w, 4);
 }
 
 /* All-reduce of 4- and 8-byte types.  Element by element, the same thread
- * sends and then writes it: dest may be src, or disjoint from it.  Peers
- * in staggered order, so they are not all written at once. */
-__device__ inline bool shoal_gpu_ll_reduce_fits(const shoal_team *t, const void *dest, const void *src, size_t n,
-                                                size_t es)
+ * sends and then writes it: dest may be src (checked by the caller: or
+ * disjoint from it).  Peers in staggered order, so they are not all
+ * written at once. */
+__device__ inline bool shoal_gpu_ll_reduce_fits(const shoal_team *t, size_t n, size_t es)
+{
+  return (es == 4 || es == 8) && shoal_gpu_ll_fits(t, n * es);
+}
+/* OpenSHMEM allows dest == source or no overlap; anything else stops the
+ * kernel with a message (a partial overlap has no defined result). */
+__device__ inline void shoal_gpu_check_overlap(const char *call, const void *dest, const void *src, size_t bytes)
 {
   const char *d = (const char *)dest, *s = (const char *)src;
-  size_t bytes = n * es;
-  bool partial_overlap = d != s && !(d + bytes <= s || s + bytes <= d);
-  return (es == 4 || es == 8) && shoal_gpu_ll_fits(t, bytes) && (((uintptr_t)s | (uintptr_t)d) & (es - 1)) == 0 &&
-         !partial_overlap;
+  if (SHOAL_UNLIKELY(d != s && d < s + bytes && s < d + bytes)) {
+    if (shoal_gpu_block_tid() == 0)
+      printf("shoal: PE %d: error: %s: dest %p and source %p overlap but are not the same array\n",
+             SHOAL_STATE->my_pe, call, dest, src);
+#if defined(__CUDACC__)
+    __trap();
+#else
+    abort();
+#endif
+  }
 }
 template <class T, class OP>
 __device__ inline void shoal_gpu_reduce_ll_block(shoal_team *t, T *dest, const T *src, size_t n)
@@ -396,20 +420,20 @@ __device__ inline void shoal_gpu_exchange_ll_block(shoal_team *t, void *dest, co
   unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
   int np = t->size, me = t->my_pe;
   size_t nw = nbytes / 4;
-  const uint32_t *s = (const uint32_t *)src;
-  uint32_t *d = (uint32_t *)dest;
+  bool sa = ((uintptr_t)src & 3) == 0, da = ((uintptr_t)dest & 3) == 0;
   __shared__ shoal_gpu_ll ll;
   if (tid == 0) shoal_gpu_ll_claim_all(t, &ll);
   __syncthreads();
   for (size_t i = tid; i < nw; i += nt)
     for (int k = 1; k < np; k++) {
       int q = (me + k) % np;
-      shoal_gpu_ll_put(&ll, q, i, s[(alltoall ? (size_t)q * nw : 0) + i]);
+      shoal_gpu_ll_put(&ll, q, i, shoal_gpu_word_get(src, (alltoall ? (size_t)q * nw : 0) + i, sa));
     }
-  for (size_t i = tid; i < nw; i += nt) d[(size_t)me * nw + i] = s[(alltoall ? (size_t)me * nw : 0) + i];
+  for (size_t i = tid; i < nw; i += nt)
+    shoal_gpu_word_put(dest, (size_t)me * nw + i, shoal_gpu_word_get(src, (alltoall ? (size_t)me * nw : 0) + i, sa), da);
   for (int k = 1; k < np; k++) {
     int q = (me + k) % np;
-    for (size_t i = tid; i < nw; i += nt) d[(size_t)q * nw + i] = shoal_gpu_ll_get(&ll, q, i);
+    for (size_t i = tid; i < nw; i += nt) shoal_gpu_word_put(dest, (size_t)q * nw + i, shoal_gpu_ll_get(&ll, q, i), da);
   }
   __syncthreads();
   if (tid == 0) shoal_gpu_ll_consumed_all(t);
@@ -423,8 +447,7 @@ __device__ inline void shoal_gpu_broadcast_ll_block(shoal_team *t, void *dest, c
   unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
   int np = t->size, me = t->my_pe;
   size_t nw = nbytes / 4;
-  const uint32_t *s = (const uint32_t *)src;
-  uint32_t *d = (uint32_t *)dest;
+  bool sa = ((uintptr_t)src & 3) == 0, da = ((uintptr_t)dest & 3) == 0;
   __shared__ shoal_gpu_ll ll;
   if (tid == 0) {
     if (me == root)
@@ -435,12 +458,12 @@ __device__ inline void shoal_gpu_broadcast_ll_block(shoal_team *t, void *dest, c
   __syncthreads();
   if (me == root) {
     for (size_t i = tid; i < nw; i += nt) {
-      uint32_t w = s[i];
+      uint32_t w = shoal_gpu_word_get(src, i, sa);
       for (int k = 1; k < np; k++) shoal_gpu_ll_put(&ll, (me + k) % np, i, w);
-      d[i] = w;
+      shoal_gpu_word_put(dest, i, w, da);
     }
   } else {
-    for (size_t i = tid; i < nw; i += nt) d[i] = shoal_gpu_ll_get(&ll, root, i);
+    for (size_t i = tid; i < nw; i += nt) shoal_gpu_word_put(dest, i, shoal_gpu_ll_get(&ll, root, i), da);
   }
   __syncthreads();
   if (tid == 0 && me != root) {
@@ -490,7 +513,8 @@ __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T
                                                         size_t nreduce) \
   { \
     shoal_team *t = shoal_gpu_team_or_fail("shmemx_" #N "_" #OP "_reduce_block", team); \
-    if (shoal_gpu_ll_reduce_fits(t, dest, src, nreduce, sizeof(T))) \
+    shoal_gpu_check_overlap("shmemx_" #N "_" #OP "_reduce_block", dest, src, nreduce * sizeof(T)); \
+    if (shoal_gpu_ll_reduce_fits(t, nreduce, sizeof(T))) \
       shoal_gpu_reduce_ll_block<T, shoal_gpu_op_##OP>(t, dest, src, nreduce); \
     else \
       shoal_gpu_reduce_block<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_block", t, dest, src, \
@@ -533,7 +557,7 @@ __device__ inline int shmemx_broadcastmem_block(shmem_team_t team, void *dest, c
     abort();
 #endif
   }
-  if (shoal_gpu_ll_fits(t, nbytes) && shoal_gpu_ll_words_ok(dest, src, nbytes)) {
+  if (shoal_gpu_ll_fits(t, nbytes) && shoal_gpu_ll_words(nbytes)) {
     shoal_gpu_broadcast_ll_block(t, dest, src, nbytes, root);
     return 0;
   }
@@ -553,7 +577,7 @@ __device__ inline int shmemx_fcollectmem_block(shmem_team_t team, void *dest, co
 {
   shoal_team *t = shoal_gpu_team_or_fail("shmemx_fcollectmem_block", team);
   unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
-  if (shoal_gpu_ll_fits(t, nbytes) && shoal_gpu_ll_words_ok(dest, src, nbytes)) {
+  if (shoal_gpu_ll_fits(t, nbytes) && shoal_gpu_ll_words(nbytes)) {
     shoal_gpu_exchange_ll_block(t, dest, src, nbytes, false);
     return 0;
   }
@@ -572,7 +596,7 @@ __device__ inline int shmemx_alltoallmem_block(shmem_team_t team, void *dest, co
 {
   shoal_team *t = shoal_gpu_team_or_fail("shmemx_alltoallmem_block", team);
   unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
-  if (shoal_gpu_ll_fits(t, nbytes) && shoal_gpu_ll_words_ok(dest, src, nbytes)) {
+  if (shoal_gpu_ll_fits(t, nbytes) && shoal_gpu_ll_words(nbytes)) {
     shoal_gpu_exchange_ll_block(t, dest, src, nbytes, true);
     return 0;
   }
@@ -604,9 +628,13 @@ template <class T, class OP>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce(shmem_team_t team, T *dest, const T *src, size_t n, int scatter)
 {
   shoal_team *t = shoal_gpu_team_or_fail("shmemx_..._reduce_on_stream", team);
-  if (scatter) shoal_gpu_reduce_block<T, OP>("shmemx_..._reduce_scatter_on_stream (source must be symmetric)",
-                                             t, dest, src + (size_t)t->my_pe * n, n, false);
-  else if (shoal_gpu_ll_reduce_fits(t, dest, src, n, sizeof(T))) shoal_gpu_reduce_ll_block<T, OP>(t, dest, src, n);
+  if (scatter) {
+    shoal_gpu_reduce_block<T, OP>("shmemx_..._reduce_scatter_on_stream (source must be symmetric)", t, dest,
+                                  src + (size_t)t->my_pe * n, n, false);
+    return;
+  }
+  shoal_gpu_check_overlap("shmemx_..._reduce_on_stream", dest, src, n * sizeof(T));
+  if (shoal_gpu_ll_reduce_fits(t, n, sizeof(T))) shoal_gpu_reduce_ll_block<T, OP>(t, dest, src, n);
   else shoal_gpu_reduce_block<T, OP>("shmemx_..._reduce_on_stream", t, dest, src, n, true);
 }
 template <class shoal_unused = void>

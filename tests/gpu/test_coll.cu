@@ -258,12 +258,16 @@ int main(void)
   }
 
   /* fcollect, alltoall, broadcast: whole words (LL through the pushbox),
-   * odd sizes (the unaligned paths), and blocks too big for a slot */
-  for (size_t nb : {(size_t)1000, (size_t)1001, (size_t)6000}) {
+   * also from and to buffers that are not 4-byte aligned; odd sizes (the
+   * unaligned barrier paths); blocks too big for a slot */
+  struct { size_t nb, off; } moves[] = {{1000, 0}, {1000, 1}, {1001, 0}, {6000, 0}};   /* off: not 4-byte aligned */
+  for (auto mv : moves) {
+    size_t nb = mv.nb, off = mv.off;
     int root = 1 % np;
-    char *fs = (char *)shmem_malloc(nb), *fd = (char *)shmem_malloc(nb * np);
-    char *as = (char *)shmem_malloc(nb * np), *ad = (char *)shmem_malloc(nb * np);
-    char *bs = (char *)shmem_malloc(nb), *bd = (char *)shmem_malloc(nb);
+    char *fs0 = (char *)shmem_malloc(nb + 4), *fd0 = (char *)shmem_malloc(nb * np + 4);
+    char *as0 = (char *)shmem_malloc(nb * np + 4), *ad0 = (char *)shmem_malloc(nb * np + 4);
+    char *bs0 = (char *)shmem_malloc(nb + 4), *bd0 = (char *)shmem_malloc(nb + 4);
+    char *fs = fs0 + off, *fd = fd0 + off, *as = as0 + off, *ad = ad0 + off, *bs = bs0 + off, *bd = bd0 + off;
     unsigned char *h = (unsigned char *)malloc(nb * np);
     for (size_t i = 0; i < nb; i++) h[i] = (unsigned char)gt_val(gt_seed, me, i, 70);
     GT_CUDA(cudaMemcpy(fs, h, nb, cudaMemcpyHostToDevice));
@@ -287,10 +291,10 @@ int main(void)
         bad[1] += h[p * nb + i] != (unsigned char)gt_val(gt_seed, p, (size_t)me * nb + i, 71);
     GT_CUDA(cudaMemcpy(h, bd, nb, cudaMemcpyDeviceToHost));
     for (size_t i = 0; i < nb; i++) bad[2] += h[i] != (unsigned char)gt_val(gt_seed, root, i, 72);
-    GT_CHECK(!bad[0] && !bad[1] && !bad[2], "fcollect/alltoall/broadcast of %zu B wrong: %zu %zu %zu", nb, bad[0], bad[1],
-             bad[2]);
+    GT_CHECK(!bad[0] && !bad[1] && !bad[2], "fcollect/alltoall/broadcast of %zu B at offset %zu wrong: %zu %zu %zu", nb, off,
+             bad[0], bad[1], bad[2]);
     free(h);
-    shmem_free(bd); shmem_free(bs); shmem_free(ad); shmem_free(as); shmem_free(fd); shmem_free(fs);
+    shmem_free(bd0); shmem_free(bs0); shmem_free(ad0); shmem_free(as0); shmem_free(fd0); shmem_free(fs0);
   }
 
   /* The host _on_stream forms at or above SHOAL_GPU_GRID_MIN take the
