@@ -8,7 +8,7 @@ EXTRA_DIST += runtime/gpu_cuda.c runtime/gpu_hip.c runtime/gpu_runtime.c runtime
 	tests/gpu/run.sh tests/gpu/ci.sh tests/gpu/gpu_test.h tests/gpu/test_device.cu \
 	tests/gpu/test_coll.cu tests/gpu/test_host.c tests/gpu/mtu_main.cu tests/gpu/mtu_a.cu tests/gpu/mtu_b.cu \
 	tests/gpu/mtu_lib.cu tests/gpu/mtu_dl.cu examples/gpu/ring_put_signal.cu \
-	examples/gpu/fused_allreduce.cu bench/gpu/bench_p2p.cu bench/gpu/bench_dcoll.cu bench/gpu/bench_coll.cu \
+	examples/gpu/fused_allreduce.cu bench/gpu/bench_gpu.h bench/gpu/bench_p2p.cu bench/gpu/bench_dcoll.cu bench/gpu/bench_coll.cu \
 	bench/gpu/report.py bench/gpu/results-h200x2.csv bench/gpu/results-h200x2-s2.csv \
 	bench/gpu/results-h200x1-shared-s3.csv bench/gpu/results-h200x1-shared-s4.csv \
 	bench/gpu/results-h200x1-mps-dcoll-s4.csv bench/gpu/results-h200x1-mps-dcoll-ll-s4.csv \

@@ -12,20 +12,11 @@
  * result is checked on the host (every element), so a library that skips
  * work cannot look fast.  Prints a table; appends CSV rows
  * (impl,test,scope,bytes,value,unit) to the file named by BENCH_CSV. */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
-#include <unistd.h>
+#include "bench_gpu.h"
 
 #ifdef USE_NVSHMEM
-#include <nvshmem.h>
-#include <nvshmemx.h>
-#define IMPL "nvshmem"
-#define MY_PE() nvshmem_my_pe()
-#define N_PES() nvshmem_n_pes()
-#define MALLOC(n) nvshmem_malloc(n)
-#define BARRIER() nvshmem_barrier_all()
 #define WORLD NVSHMEM_TEAM_WORLD
 #define D_BARRIER() nvshmemx_barrier_all_block()
 #define D_SUM(d, s, n) nvshmemx_float_sum_reduce_block(WORLD, d, s, n)
@@ -34,13 +25,6 @@
 #define D_BROADCAST(d, s, n) nvshmemx_float_broadcast_block(WORLD, d, s, n, 0)
 #define H_SUM(d, s, n, st) nvshmemx_float_sum_reduce_on_stream(WORLD, d, s, n, st)
 #else
-#include <shmem.h>
-#include <shmemx.h>
-#define IMPL "shoal"
-#define MY_PE() shmem_my_pe()
-#define N_PES() shmem_n_pes()
-#define MALLOC(n) shmem_malloc(n)
-#define BARRIER() shmem_barrier_all()
 #define WORLD SHMEM_TEAM_WORLD
 #define D_BARRIER() shmemx_barrier_all_block()
 #define D_SUM(d, s, n) shmemx_float_sum_reduce_block(WORLD, d, s, n)
@@ -49,8 +33,6 @@
 #define D_BROADCAST(d, s, n) shmemx_broadcastmem_block(WORLD, d, s, (n) * sizeof(float), 0)
 #define H_SUM(d, s, n, st) shmemx_float_sum_reduce_on_stream(WORLD, d, s, n, st)
 #endif
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); exit(2); } } while (0)
 
 enum { OP_BARRIER, OP_SUM, OP_FCOLLECT, OP_ALLTOALL, OP_BROADCAST, NOPS };
 static const char *names[NOPS] = {"barrier_all", "allreduce_sum", "fcollect", "alltoall", "broadcast"};
@@ -86,36 +68,7 @@ __global__ void k_fill(float *a, size_t n, int pe, unsigned salt)
 
 int main(int argc, char **argv)
 {
-#ifdef USE_NVSHMEM
-  /* Unique-id bootstrap; the id goes from rank 0 to the others through a
-   * file (no MPI needed in this program). */
-  const char *rs = getenv("OMPI_COMM_WORLD_RANK"), *ns = getenv("OMPI_COMM_WORLD_SIZE");
-  const char *lrs = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
-  int rank = rs ? atoi(rs) : 0, nranks = ns ? atoi(ns) : 1;
-  int ndev = 1;
-  CK(cudaGetDeviceCount(&ndev));
-  CK(cudaSetDevice((lrs ? atoi(lrs) : 0) % ndev));
-  nvshmemx_uniqueid_t id = NVSHMEMX_UNIQUEID_INITIALIZER;
-  const char *idfile = getenv("NVSHMEM_ID_FILE") ? getenv("NVSHMEM_ID_FILE") : "/tmp/nvshmem_uid_dcoll.bin";
-  if (rank == 0) {
-    nvshmemx_get_uniqueid(&id);
-    char tmp[512];
-    snprintf(tmp, sizeof tmp, "%s.tmp", idfile);
-    FILE *f = fopen(tmp, "wb"); fwrite(&id, sizeof id, 1, f); fclose(f);
-    rename(tmp, idfile);
-  } else {
-    FILE *f;
-    while (!(f = fopen(idfile, "rb"))) usleep(1000);
-    if (fread(&id, sizeof id, 1, f) != 1) { fprintf(stderr, "bad id file\n"); return 2; }
-    fclose(f);
-  }
-  nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
-  nvshmemx_set_attr_uniqueid_args(rank, nranks, &id, &attr);
-  nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr);
-  if (rank == 0) unlink(idfile);
-#else
-  shmem_init();
-#endif
+  bench_init("/tmp/nvshmem_uid_dcoll.bin");
   int me = MY_PE(), np = N_PES();
   FILE *csv = NULL;
   const char *cp = getenv("BENCH_CSV");
@@ -232,10 +185,6 @@ int main(int argc, char **argv)
   if (errors) fprintf(stderr, "PE %d: %d wrong all-reduce elements\n", me, errors);
   if (csv) fclose(csv);
   free(host);
-#ifdef USE_NVSHMEM
-  nvshmem_finalize();
-#else
-  shmem_finalize();
-#endif
+  bench_finalize();
   return errors ? 1 : 0;
 }

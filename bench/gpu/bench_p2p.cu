@@ -7,20 +7,11 @@
  *   fetch_add latency and non-fetching atomic add rate
  * Prints a table; appends CSV rows (impl,test,scope,bytes,value,unit) to
  * the file named by BENCH_CSV. */
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
-#include <unistd.h>
+#include "bench_gpu.h"
 
 #ifdef USE_NVSHMEM
-#include <nvshmem.h>
-#include <nvshmemx.h>
-#define IMPL "nvshmem"
-#define MY_PE() nvshmem_my_pe()
-#define N_PES() nvshmem_n_pes()
-#define MALLOC(n) nvshmem_malloc(n)
-#define BARRIER() nvshmem_barrier_all()
 #define D_PUT(d, s, n, pe) nvshmem_putmem_nbi(d, s, n, pe)
 #define D_PUT_WARP(d, s, n, pe) nvshmemx_putmem_nbi_warp(d, s, n, pe)
 #define D_PUT_BLOCK(d, s, n, pe) nvshmemx_putmem_nbi_block(d, s, n, pe)
@@ -30,13 +21,6 @@
 #define D_FADD(p, v, pe) nvshmem_uint64_atomic_fetch_add(p, v, pe)
 #define D_ADD(p, v, pe) nvshmem_uint64_atomic_add(p, v, pe)
 #else
-#include <shmem.h>
-#include <shmemx.h>
-#define IMPL "shoal"
-#define MY_PE() shmem_my_pe()
-#define N_PES() shmem_n_pes()
-#define MALLOC(n) shmem_malloc(n)
-#define BARRIER() shmem_barrier_all()
 #define D_PUT(d, s, n, pe) shmem_putmem_nbi(d, s, n, pe)
 #define D_PUT_WARP(d, s, n, pe) shmemx_putmem_nbi_warp(d, s, n, pe)
 #define D_PUT_BLOCK(d, s, n, pe) shmemx_putmem_nbi_block(d, s, n, pe)
@@ -46,8 +30,6 @@
 #define D_FADD(p, v, pe) shmem_uint64_atomic_fetch_add(p, v, pe)
 #define D_ADD(p, v, pe) shmem_uint64_atomic_add(p, v, pe)
 #endif
-
-#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); exit(2); } } while (0)
 
 static FILE *csv;
 static void row(const char *test, const char *scope, size_t bytes, double value, const char *unit)
@@ -121,36 +103,7 @@ static float time_ms(cudaEvent_t a, cudaEvent_t b)
 
 int main(int argc, char **argv)
 {
-#ifdef USE_NVSHMEM
-  /* Unique-id bootstrap; the id goes from rank 0 to the others through a
-   * file (no MPI needed in this program). */
-  const char *rs = getenv("OMPI_COMM_WORLD_RANK"), *ns = getenv("OMPI_COMM_WORLD_SIZE");
-  const char *lrs = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
-  int rank = rs ? atoi(rs) : 0, nranks = ns ? atoi(ns) : 1;
-  int ndev = 1;
-  CK(cudaGetDeviceCount(&ndev));
-  CK(cudaSetDevice((lrs ? atoi(lrs) : 0) % ndev));   /* PEs share GPUs when there are fewer */
-  nvshmemx_uniqueid_t id = NVSHMEMX_UNIQUEID_INITIALIZER;
-  const char *idfile = getenv("NVSHMEM_ID_FILE") ? getenv("NVSHMEM_ID_FILE") : "/tmp/nvshmem_uid.bin";
-  if (rank == 0) {
-    nvshmemx_get_uniqueid(&id);
-    char tmp[512];
-    snprintf(tmp, sizeof tmp, "%s.tmp", idfile);
-    FILE *f = fopen(tmp, "wb"); fwrite(&id, sizeof id, 1, f); fclose(f);
-    rename(tmp, idfile);
-  } else {
-    FILE *f;
-    while (!(f = fopen(idfile, "rb"))) usleep(1000);
-    if (fread(&id, sizeof id, 1, f) != 1) { fprintf(stderr, "bad id file\n"); return 2; }
-    fclose(f);
-  }
-  nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
-  nvshmemx_set_attr_uniqueid_args(rank, nranks, &id, &attr);
-  nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr);
-  if (rank == 0) unlink(idfile);
-#else
-  shmem_init();
-#endif
+  bench_init("/tmp/nvshmem_uid.bin");
   int me = MY_PE(), np = N_PES();
   if (np != 2) { if (me == 0) fprintf(stderr, "run with 2 PEs\n"); return 1; }
   const char *cp = getenv("BENCH_CSV");
@@ -269,10 +222,6 @@ int main(int argc, char **argv)
     BARRIER();
   }
   if (csv) fclose(csv);
-#ifdef USE_NVSHMEM
-  nvshmem_finalize();
-#else
-  shmem_finalize();
-#endif
+  bench_finalize();
   return 0;
 }
