@@ -25,30 +25,36 @@ SHOAL_FN void shoal_coll_fence(void)
   shoal_remote_fence(SHOAL_DEV_CTX);
 }
 
-/* Tell team PE `to` that everything I wrote to it before my last
- * shoal_coll_fence has landed. */
-SHOAL_FN void shoal_coll_signal_fenced(shoal_team *t, int to)
+/* Write count v into my word of channel `kind` on team PE `to`. */
+SHOAL_FN void shoal_chan_publish(shoal_team *t, int to, int kind, uint64_t v)
 {
-  int pe = shoal_team_world_pe(t, to);
-  uint64_t v = ++shoal_chan(t, SHOAL_CHAN_SENT)[pe];
-  shoal_dev_uint64_set(SHOAL_DEV_CTX, &shoal_chan(t, SHOAL_CHAN_IN)[shoal_team_world_pe(t, t->my_pe)],
-                       v, pe);
+  shoal_dev_uint64_set(SHOAL_DEV_CTX, &shoal_chan(t, kind)[shoal_team_world_pe(t, t->my_pe)], v,
+                       shoal_team_world_pe(t, to));
+}
+
+/* One more on my count `sent` for team PE `to`, published into its word of
+ * channel `in`.  No fence: the caller has ordered what came before. */
+SHOAL_FN void shoal_chan_tell(shoal_team *t, int to, int sent, int in)
+{
+  shoal_chan_publish(t, to, in, ++shoal_chan(t, sent)[shoal_team_world_pe(t, to)]);
+}
+
+/* The same to every other member, behind one fence: a fence per member
+ * would also wait for the previous one to land (a round trip each on a
+ * GPU, and on libfabric). */
+SHOAL_FN void shoal_chan_tell_others(shoal_team *t, int sent, int in)
+{
+  shoal_coll_fence();
+  for (int i = 1; i < t->size; i++) shoal_chan_tell(t, (t->my_pe + i) % t->size, sent, in);
 }
 
 /* Tell team PE `to` that everything I wrote to it so far has landed. */
 SHOAL_FN void shoal_coll_signal(shoal_team *t, int to)
 {
   shoal_coll_fence();
-  shoal_coll_signal_fenced(t, to);
+  shoal_chan_tell(t, to, SHOAL_CHAN_SENT, SHOAL_CHAN_IN);
 }
-
-/* Signal every other member, behind one fence: a fence per signal would
- * also wait for the previous signal to land (a round trip each on a GPU). */
-SHOAL_FN void shoal_coll_signal_others(shoal_team *t)
-{
-  shoal_coll_fence();
-  for (int i = 1; i < t->size; i++) shoal_coll_signal_fenced(t, (t->my_pe + i) % t->size);
-}
+SHOAL_FN void shoal_coll_signal_others(shoal_team *t) { shoal_chan_tell_others(t, SHOAL_CHAN_SENT, SHOAL_CHAN_IN); }
 
 /* Wait for the next signal from team PE `from`. */
 SHOAL_FN void shoal_coll_wait(shoal_team *t, int from)
@@ -102,25 +108,14 @@ SHOAL_FN const char *shoal_push_slot_in(shoal_team *t, int from)
 
 /* Tell team PE `to` I have consumed its oldest push (after a fence: my
  * reads of the slot are done before the sender may overwrite it). */
-SHOAL_FN void shoal_coll_credit_give_fenced(shoal_team *t, int to)
-{
-  int pe = shoal_team_world_pe(t, to);
-  uint64_t v = ++shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[pe];
-  shoal_dev_uint64_set(SHOAL_DEV_CTX,
-                       &shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[shoal_team_world_pe(t, t->my_pe)], v, pe);
-}
-
 SHOAL_FN void shoal_coll_credit_give(shoal_team *t, int to)
 {
   shoal_coll_fence();
-  shoal_coll_credit_give_fenced(t, to);
+  shoal_chan_tell(t, to, SHOAL_CHAN_CREDIT_SENT, SHOAL_CHAN_CREDIT_IN);
 }
-
-/* A credit to every other member, behind one fence. */
 SHOAL_FN void shoal_coll_credit_give_others(shoal_team *t)
 {
-  shoal_coll_fence();
-  for (int i = 1; i < t->size; i++) shoal_coll_credit_give_fenced(t, (t->my_pe + i) % t->size);
+  shoal_chan_tell_others(t, SHOAL_CHAN_CREDIT_SENT, SHOAL_CHAN_CREDIT_IN);
 }
 
 /* Every member has reached this point, and what each wrote before is

@@ -321,8 +321,7 @@ __device__ inline void shoal_gpu_ll_consumed(shoal_team *t, int q, bool *fenced)
   uint64_t c = ++shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[pe];
   if (c % batch) return;
   if (!*fenced) { shoal_coll_fence(); *fenced = true; }
-  shoal_dev_uint64_set(SHOAL_DEV_CTX, &shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[shoal_team_world_pe(t, t->my_pe)],
-                       c, pe);
+  shoal_chan_publish(t, q, SHOAL_CHAN_CREDIT_IN, c);
 }
 /* Thread 0: claim a push to and from every other member. */
 __device__ inline void shoal_gpu_ll_claim_all(shoal_team *t, shoal_gpu_ll *ll)
