@@ -55,6 +55,11 @@ shoal_man3_pages = \
 	man/man3/shmem_malloc_with_hints.3 \
 	man/man3/shmem_udcflush.3 \
 	man/man3/shmemx_build_config.3 \
+	man/man3/shmem_ibput.3 \
+	man/man3/shmem_ibget.3 \
+	man/man3/shmem_signal_add.3 \
+	man/man3/shmem_signal_set.3 \
+	man/man3/shmem_ctx_session_start.3 \
 	man/man3/shmem_char_put.3 \
 	man/man3/shmem_ctx_char_put.3 \
 	man/man3/shmem_ctx_double_put.3 \
@@ -1361,4 +1366,123 @@ shoal_man3_pages = \
 	man/man3/shmem_set_cache_inv.3 \
 	man/man3/shmem_set_cache_line_inv.3 \
 	man/man3/shmem_udcflush_line.3 \
-	man/man3/shmemx_info_env.3
+	man/man3/shmemx_info_env.3 \
+	man/man3/shmem_char_ibput.3 \
+	man/man3/shmem_ctx_char_ibput.3 \
+	man/man3/shmem_ctx_double_ibput.3 \
+	man/man3/shmem_ctx_float_ibput.3 \
+	man/man3/shmem_ctx_ibput128.3 \
+	man/man3/shmem_ctx_ibput16.3 \
+	man/man3/shmem_ctx_ibput32.3 \
+	man/man3/shmem_ctx_ibput64.3 \
+	man/man3/shmem_ctx_ibput8.3 \
+	man/man3/shmem_ctx_int16_ibput.3 \
+	man/man3/shmem_ctx_int32_ibput.3 \
+	man/man3/shmem_ctx_int64_ibput.3 \
+	man/man3/shmem_ctx_int8_ibput.3 \
+	man/man3/shmem_ctx_int_ibput.3 \
+	man/man3/shmem_ctx_long_ibput.3 \
+	man/man3/shmem_ctx_longdouble_ibput.3 \
+	man/man3/shmem_ctx_longlong_ibput.3 \
+	man/man3/shmem_ctx_ptrdiff_ibput.3 \
+	man/man3/shmem_ctx_schar_ibput.3 \
+	man/man3/shmem_ctx_short_ibput.3 \
+	man/man3/shmem_ctx_size_ibput.3 \
+	man/man3/shmem_ctx_uchar_ibput.3 \
+	man/man3/shmem_ctx_uint16_ibput.3 \
+	man/man3/shmem_ctx_uint32_ibput.3 \
+	man/man3/shmem_ctx_uint64_ibput.3 \
+	man/man3/shmem_ctx_uint8_ibput.3 \
+	man/man3/shmem_ctx_uint_ibput.3 \
+	man/man3/shmem_ctx_ulong_ibput.3 \
+	man/man3/shmem_ctx_ulonglong_ibput.3 \
+	man/man3/shmem_ctx_ushort_ibput.3 \
+	man/man3/shmem_double_ibput.3 \
+	man/man3/shmem_float_ibput.3 \
+	man/man3/shmem_ibput128.3 \
+	man/man3/shmem_ibput16.3 \
+	man/man3/shmem_ibput32.3 \
+	man/man3/shmem_ibput64.3 \
+	man/man3/shmem_ibput8.3 \
+	man/man3/shmem_int16_ibput.3 \
+	man/man3/shmem_int32_ibput.3 \
+	man/man3/shmem_int64_ibput.3 \
+	man/man3/shmem_int8_ibput.3 \
+	man/man3/shmem_int_ibput.3 \
+	man/man3/shmem_long_ibput.3 \
+	man/man3/shmem_longdouble_ibput.3 \
+	man/man3/shmem_longlong_ibput.3 \
+	man/man3/shmem_ptrdiff_ibput.3 \
+	man/man3/shmem_schar_ibput.3 \
+	man/man3/shmem_short_ibput.3 \
+	man/man3/shmem_size_ibput.3 \
+	man/man3/shmem_uchar_ibput.3 \
+	man/man3/shmem_uint16_ibput.3 \
+	man/man3/shmem_uint32_ibput.3 \
+	man/man3/shmem_uint64_ibput.3 \
+	man/man3/shmem_uint8_ibput.3 \
+	man/man3/shmem_uint_ibput.3 \
+	man/man3/shmem_ulong_ibput.3 \
+	man/man3/shmem_ulonglong_ibput.3 \
+	man/man3/shmem_ushort_ibput.3 \
+	man/man3/shmem_char_ibget.3 \
+	man/man3/shmem_ctx_char_ibget.3 \
+	man/man3/shmem_ctx_double_ibget.3 \
+	man/man3/shmem_ctx_float_ibget.3 \
+	man/man3/shmem_ctx_ibget128.3 \
+	man/man3/shmem_ctx_ibget16.3 \
+	man/man3/shmem_ctx_ibget32.3 \
+	man/man3/shmem_ctx_ibget64.3 \
+	man/man3/shmem_ctx_ibget8.3 \
+	man/man3/shmem_ctx_int16_ibget.3 \
+	man/man3/shmem_ctx_int32_ibget.3 \
+	man/man3/shmem_ctx_int64_ibget.3 \
+	man/man3/shmem_ctx_int8_ibget.3 \
+	man/man3/shmem_ctx_int_ibget.3 \
+	man/man3/shmem_ctx_long_ibget.3 \
+	man/man3/shmem_ctx_longdouble_ibget.3 \
+	man/man3/shmem_ctx_longlong_ibget.3 \
+	man/man3/shmem_ctx_ptrdiff_ibget.3 \
+	man/man3/shmem_ctx_schar_ibget.3 \
+	man/man3/shmem_ctx_short_ibget.3 \
+	man/man3/shmem_ctx_size_ibget.3 \
+	man/man3/shmem_ctx_uchar_ibget.3 \
+	man/man3/shmem_ctx_uint16_ibget.3 \
+	man/man3/shmem_ctx_uint32_ibget.3 \
+	man/man3/shmem_ctx_uint64_ibget.3 \
+	man/man3/shmem_ctx_uint8_ibget.3 \
+	man/man3/shmem_ctx_uint_ibget.3 \
+	man/man3/shmem_ctx_ulong_ibget.3 \
+	man/man3/shmem_ctx_ulonglong_ibget.3 \
+	man/man3/shmem_ctx_ushort_ibget.3 \
+	man/man3/shmem_double_ibget.3 \
+	man/man3/shmem_float_ibget.3 \
+	man/man3/shmem_ibget128.3 \
+	man/man3/shmem_ibget16.3 \
+	man/man3/shmem_ibget32.3 \
+	man/man3/shmem_ibget64.3 \
+	man/man3/shmem_ibget8.3 \
+	man/man3/shmem_int16_ibget.3 \
+	man/man3/shmem_int32_ibget.3 \
+	man/man3/shmem_int64_ibget.3 \
+	man/man3/shmem_int8_ibget.3 \
+	man/man3/shmem_int_ibget.3 \
+	man/man3/shmem_long_ibget.3 \
+	man/man3/shmem_longdouble_ibget.3 \
+	man/man3/shmem_longlong_ibget.3 \
+	man/man3/shmem_ptrdiff_ibget.3 \
+	man/man3/shmem_schar_ibget.3 \
+	man/man3/shmem_short_ibget.3 \
+	man/man3/shmem_size_ibget.3 \
+	man/man3/shmem_uchar_ibget.3 \
+	man/man3/shmem_uint16_ibget.3 \
+	man/man3/shmem_uint32_ibget.3 \
+	man/man3/shmem_uint64_ibget.3 \
+	man/man3/shmem_uint8_ibget.3 \
+	man/man3/shmem_uint_ibget.3 \
+	man/man3/shmem_ulong_ibget.3 \
+	man/man3/shmem_ulonglong_ibget.3 \
+	man/man3/shmem_ushort_ibget.3 \
+	man/man3/shmem_ctx_signal_add.3 \
+	man/man3/shmem_ctx_signal_set.3 \
+	man/man3/shmem_ctx_session_stop.3

@@ -6,7 +6,7 @@ shoaldev_HEADERS += device/gpu_image.h device/state_gpu.h device/remote_gpu.h
 EXTRA_DIST += runtime/gpu_cuda.c runtime/gpu_hip.c runtime/gpu_runtime.c runtime/gpu.h \
 	runtime/gpu_lib.cu runtime/gpu_lib.h \
 	tests/gpu/run.sh tests/gpu/ci.sh tests/gpu/gpu_test.h tests/gpu/test_device.cu \
-	tests/gpu/test_coll.cu tests/gpu/test_host.c tests/gpu/mtu_main.cu tests/gpu/mtu_a.cu tests/gpu/mtu_b.cu \
+	tests/gpu/test_coll.cu tests/gpu/test_v16.cu tests/gpu/test_host.c tests/gpu/mtu_main.cu tests/gpu/mtu_a.cu tests/gpu/mtu_b.cu \
 	tests/gpu/mtu_lib.cu tests/gpu/mtu_dl.cu examples/gpu/ring_put_signal.cu \
 	examples/gpu/fused_allreduce.cu bench/gpu/bench_gpu.h bench/gpu/bench_p2p.cu bench/gpu/bench_dcoll.cu bench/gpu/bench_coll.cu \
 	bench/gpu/report.py bench/gpu/results-h200x2.csv bench/gpu/results-h200x2-s2.csv \
