@@ -307,8 +307,10 @@ fam("shmem_sum_inscan", "inclusive and exclusive prefix sums over a team (OpenSH
     "before the call: the scan waits until every member has entered before reading sources, "
     "and no member returns before every read of its source is done.  Sums are computed in "
     "team order on each PE, so equal prefixes give equal bits; integer sums wrap.  Written "
-    "once as device functions (collectives/scan.h); GPU heap buffers are not scanned yet "
-    "(the call stops with an error naming the argument).",
+    "once as device functions (collectives/scan.h).  On the symmetric GPU heap (GPU builds) "
+    "the host call stages the sum in host memory; inside kernels, "
+    ".BR shmemx_sum_inscan_block (3) "
+    "scans at block scope.",
     [("team", "The team."), ("dest", "Symmetric, nelems elements: the result."),
      ("source", "Symmetric, nelems elements: this PE's contribution."),
      ("nelems", "Number of elements (separate scans).")],

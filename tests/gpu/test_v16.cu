@@ -29,6 +29,53 @@ __global__ void k_signal_ib(uint64_t *sig, int *dst, const int *src, uint64_t se
   tptr[np] = shmem_team_ptr(SHMEM_TEAM_WORLD, probe, np);   /* out of range: NULL */
 }
 
+#define SN 1031
+/* Block-scope scans: inscan out of place into out, exscan in place on io. */
+__global__ void k_scan(long *out, const long *src, double *io)
+{
+  shmemx_long_sum_inscan_block(SHMEM_TEAM_WORLD, out, src, SN);
+  shmemx_double_sum_exscan_block(SHMEM_TEAM_WORLD, io, io, SN);
+}
+
+static long scan_v(int pe, size_t i) { return (long)(gt_val(gt_seed, pe, i, 13) % 1000) + 1; }
+
+/* Kernel scans, then the host shmem_TYPENAME_sum_inscan/exscan on GPU memory. */
+static void test_scans(void)
+{
+  int me = shmem_my_pe();
+  long *src = (long *)shmem_malloc(sizeof(long) * SN), *out = (long *)shmem_malloc(sizeof(long) * SN);
+  double *io = (double *)shmem_malloc(sizeof(double) * SN);
+  long *h = (long *)malloc(sizeof(long) * SN);
+  double *hd = (double *)malloc(sizeof(double) * SN);
+  for (int round = 0; round < 2; round++) {
+    for (size_t i = 0; i < SN; i++) { h[i] = scan_v(me, i); hd[i] = (double)scan_v(me, i); }
+    GT_CUDA(cudaMemcpy(src, h, sizeof(long) * SN, cudaMemcpyHostToDevice));
+    GT_CUDA(cudaMemcpy(io, hd, sizeof(double) * SN, cudaMemcpyHostToDevice));
+    GT_CUDA(cudaMemset(out, 0xA5, sizeof(long) * SN));
+    shmem_barrier_all();
+    if (round == 0) {
+      k_scan<<<1, 256>>>(out, src, io);
+      GT_LAUNCHED();
+    } else {
+      GT_CHECK(shmem_long_sum_inscan(SHMEM_TEAM_WORLD, out, src, SN) == 0, "host inscan rc");
+      GT_CHECK(shmem_double_sum_exscan(SHMEM_TEAM_WORLD, io, io, SN) == 0, "host exscan rc");
+    }
+    shmem_barrier_all();
+    GT_CUDA(cudaMemcpy(h, out, sizeof(long) * SN, cudaMemcpyDeviceToHost));
+    GT_CUDA(cudaMemcpy(hd, io, sizeof(double) * SN, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < SN; i++) {
+      long e = 0;
+      double x = 0;
+      for (int q = 0; q <= me; q++) e += scan_v(q, i);
+      for (int q = 0; q < me; q++) x += (double)scan_v(q, i);
+      GT_CHECK(h[i] == e, "%s inscan: element %zu: %ld, want %ld", round ? "host" : "kernel", i, h[i], e);
+      GT_CHECK(hd[i] == x, "%s exscan in place: element %zu wrong", round ? "host" : "kernel", i);
+    }
+  }
+  free(hd); free(h);
+  shmem_free(io); shmem_free(out); shmem_free(src);
+}
+
 int main(void)
 {
   gt_init();
@@ -92,6 +139,7 @@ int main(void)
   GT_CHECK(shmem_team_ptr(SHMEM_TEAM_WORLD, probe, me) == shmem_ptr(probe, me), "host team_ptr");
   GT_CHECK(shmem_team_ptr(SHMEM_TEAM_INVALID, probe, 0) == NULL, "host team_ptr(INVALID)");
   free(loc);
+  test_scans();
   GT_CUDA(cudaFree(tptr));
   shmem_free(probe); shmem_free(src); shmem_free(dst); shmem_free(sig);
   return gt_finish("test_v16");
