@@ -650,6 +650,20 @@ for op, verb in (("add", "atomically adds signal to"), ("set", "atomically store
         aliases=[rf"shmem_ctx_signal_{op}"],
         see=["shmem_signal_add" if op == "set" else "shmem_signal_set", "shmem_put_signal",
              "shmem_signal_wait_until", "shmem_signal_fetch"])
+fam(name="shmem_pe_quiet", summary="complete the operations issued to some PEs (OpenSHMEM 1.6)",
+    c11=None,
+    typed=["void shmem_pe_quiet(const int *target_pes, size_t npes);",
+           "void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes);"],
+    desc="Returns when every put, AMO, put_signal and non-blocking get the calling PE issued on "
+         "the context (SHMEM_CTX_DEFAULT without ctx) to the PEs target_pes[0..npes-1] is "
+         "complete and visible, as "
+         ".BR shmem_quiet (3) "
+         "does for all PEs.  Shoal completes every outstanding operation of the context, which "
+         "gives the listed PEs that guarantee.  npes 0, or SHMEM_CTX_INVALID, does nothing; a PE "
+         "number out of range is an error.  Also a device function in GPU translation units.",
+    args=[("ctx", "The context."), ("target_pes", "Array of npes PE numbers."),
+          ("npes", "Number of PEs in target_pes.")],
+    aliases=[r"shmem_ctx_pe_quiet"], see=["shmem_quiet", "shmem_fence"])
 fam(name="shmem_ctx_session_start", summary="start or stop a communication session on a context (OpenSHMEM 1.6)",
     c11=None,
     typed=["void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config, long config_mask);",

@@ -59,6 +59,7 @@ shoal_man3_pages = \
 	man/man3/shmem_ibget.3 \
 	man/man3/shmem_signal_add.3 \
 	man/man3/shmem_signal_set.3 \
+	man/man3/shmem_pe_quiet.3 \
 	man/man3/shmem_ctx_session_start.3 \
 	man/man3/shmem_char_put.3 \
 	man/man3/shmem_ctx_char_put.3 \
@@ -1485,4 +1486,5 @@ shoal_man3_pages = \
 	man/man3/shmem_ushort_ibget.3 \
 	man/man3/shmem_ctx_signal_add.3 \
 	man/man3/shmem_ctx_signal_set.3 \
+	man/man3/shmem_ctx_pe_quiet.3 \
 	man/man3/shmem_ctx_session_stop.3

@@ -1,6 +1,6 @@
 /* The point-to-point additions of OpenSHMEM 1.6: blocked strided put/get
- * (ibput, ibget), signal_add/signal_set, shmem_team_ptr and the session
- * hints.  Like api_rma.c: check the arguments, then run the device/ code
+ * (ibput, ibget), signal_add/signal_set, shmem_pe_quiet, shmem_team_ptr
+ * and the session hints.  Like api_rma.c: check the arguments, then run the device/ code
  * that kernels run too (GPU heap addresses reach the GPU through the same
  * remote seam as put and the AMOs). */
 #include "internal.h"
@@ -95,6 +95,24 @@ void (shmem_signal_set)(uint64_t *sig, uint64_t v, int pe)
 { signal_op("shmem_signal_set", SHMEM_CTX_DEFAULT, sig, v, SHMEM_SIGNAL_SET, pe); }
 void shmem_ctx_signal_set(shmem_ctx_t c, uint64_t *sig, uint64_t v, int pe)
 { signal_op("shmem_ctx_signal_set", c, sig, v, SHMEM_SIGNAL_SET, pe); }
+
+/* ---- shmem_pe_quiet ------------------------------------------------------ */
+/* Completes ctx's operations to the listed PEs.  Shoal completes them all
+ * (what shmem_ctx_quiet does): the same guarantee for those PEs, and no
+ * per-PE bookkeeping on the put path. */
+static void pe_quiet(const char *call, shmem_ctx_t ctx, const int *pes, size_t npes)
+{
+  SHOAL_REQUIRE_INIT(call);
+  if (ctx == SHMEM_CTX_INVALID || npes == 0) return;   /* as shmem_ctx_quiet: no operation */
+  if (!pes) shoal_error(call, "argument 'target_pes' is NULL with npes = %zu", npes);
+  for (size_t i = 0; i < npes; i++)
+    if ((unsigned)pes[i] >= (unsigned)shoal_dstate.n_pes)
+      shoal_error(call, "argument 'target_pes[%zu]' = %d is out of range: valid PEs are 0..%d", i,
+                  pes[i], shoal_dstate.n_pes - 1);
+  shoal_dev_quiet(ctx);
+}
+void shmem_pe_quiet(const int *pes, size_t npes) { pe_quiet("shmem_pe_quiet", SHMEM_CTX_DEFAULT, pes, npes); }
+void shmem_ctx_pe_quiet(shmem_ctx_t c, const int *pes, size_t npes) { pe_quiet("shmem_ctx_pe_quiet", c, pes, npes); }
 
 /* ---- shmem_team_ptr ------------------------------------------------------ */
 void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe)

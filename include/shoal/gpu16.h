@@ -2,7 +2,7 @@
  * included at the end of <shoal/gpu.h>: shmem_team_ptr, shmem_signal_add/
  * set and the blocked strided shmem_ibput/ibget are __host__ __device__
  * like the 1.5 names (kernels run the device/ code on mapped peers' GPU
- * heaps; the host calls the library). */
+ * heaps; the host calls the library), and so is shmem_pe_quiet. */
 #ifndef SHOAL_GPU16_H
 #define SHOAL_GPU16_H
 
@@ -26,6 +26,10 @@ SHOAL_GPU_FN2(void, signal_add, (uint64_t *sig, uint64_t v, int pe), (sig, v, pe
               (shoal_dev_signal_update(SHOAL_DEV_CTX, sig, v, SHMEM_SIGNAL_ADD, pe)))
 SHOAL_GPU_FN2(void, signal_set, (uint64_t *sig, uint64_t v, int pe), (sig, v, pe),
               (shoal_dev_signal_update(SHOAL_DEV_CTX, sig, v, SHMEM_SIGNAL_SET, pe)))
+
+/* Completes every operation (a superset of those to target_pes). */
+SHOAL_GPU_FN2(void, pe_quiet, (const int *pes, size_t npes), (pes, npes),
+              ((void)pes, (void)npes, shoal_dev_quiet(SHOAL_DEV_CTX)))
 
 #define SHOAL_GPU_BLOCKED(T, NAME, ES, DEVFN) \
   SHOAL_GPU_FN2(void, NAME, (T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t bs, size_t nb, int pe), \

@@ -1,6 +1,6 @@
 /* The OpenSHMEM 1.6 additions: ibput/ibget (every typed, sized and ctx
  * form, between every pair of PEs), signal_add/signal_set (plain, ctx and
- * the C11 generic names), shmem_team_ptr, the sum_inscan/sum_exscan scans
+ * the C11 generic names), shmem_pe_quiet, shmem_team_ptr, the sum_inscan/sum_exscan scans
  * (every type, out of place and in place, world and a strided team),
  * sessions, and the 1.6 team-split rule (no wrap-around past the parent).
  * Compiled as C11, so the generic names are tested too.
@@ -222,6 +222,39 @@ START_TEST(test_signal_add_set)
 }
 END_TEST
 
+/* ---- shmem_pe_quiet: data to the listed PEs is complete before the flag */
+START_TEST(test_pe_quiet)
+{
+  int me = shmem_my_pe(), np = shmem_n_pes(), next = (me + 1) % np, prev = (me + np - 1) % np;
+  long *data = shmem_malloc(sizeof(long) * 512);
+  int *flag = shmem_calloc(2, sizeof(int));
+  long src[512];
+  for (int form = 0; form < 2; form++) {
+    for (int i = 0; i < 512; i++) src[i] = (long)shoal_test_val(me, (size_t)i, 950 + (unsigned)form);
+    shoal_test_poison(data, sizeof(long) * 512);
+    shmem_barrier_all();
+    int list[2] = {next, me};
+    if (form) {
+      shmem_ctx_long_put_nbi(test_ctx, data, src, 512, next);
+      shmem_ctx_pe_quiet(test_ctx, list, 2);
+    } else {
+      shmem_long_put_nbi(data, src, 512, next);
+      shmem_pe_quiet(list, 1);
+    }
+    shmem_int_atomic_set(flag + form, 1, next);
+    shmem_int_wait_until(flag + form, SHMEM_CMP_EQ, 1);
+    for (int i = 0; i < 512; i++)
+      ck_assert_msg(data[i] == (long)shoal_test_val(prev, (size_t)i, 950 + (unsigned)form),
+                    "pe_quiet form %d: element %d from PE %d not delivered", form, i, prev);
+  }
+  shmem_pe_quiet(NULL, 0);                       /* nothing to do */
+  shmem_ctx_pe_quiet(SHMEM_CTX_INVALID, &me, 1);  /* no operation */
+  shmem_barrier_all();
+  shmem_free(flag);
+  shmem_free(data);
+}
+END_TEST
+
 /* ---- shmem_team_ptr ---------------------------------------------------- */
 START_TEST(test_team_ptr)
 {
@@ -420,6 +453,7 @@ static Suite *make_suite(void)
   tcase_add_test(tc, test_ib_zero);
   tcase_add_test(tc, test_ib_generic);
   tcase_add_test(tc, test_signal_add_set);
+  tcase_add_test(tc, test_pe_quiet);
   tcase_add_test(tc, test_team_ptr);
   tcase_add_test(tc, test_split_no_wrap);
 #define ADD_SCAN(T, N) tcase_add_test(tc, test_scan_##N);
