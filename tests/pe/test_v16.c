@@ -255,6 +255,33 @@ START_TEST(test_pe_quiet)
 }
 END_TEST
 
+/* 1.6 clarifies that fence orders the operations of its own context: data
+ * put on a context, that context's fence, then the flag on it: whoever
+ * sees the flag sees the data (through libfabric too). */
+START_TEST(test_ctx_fence_order)
+{
+  int me = shmem_my_pe(), np = shmem_n_pes(), next = (me + 1) % np, prev = (me + np - 1) % np;
+  long *data = shmem_malloc(sizeof(long) * 256);
+  long *flag = shmem_calloc(8, sizeof(long));
+  long src[256];
+  for (int round = 0; round < 8; round++) {
+    for (int i = 0; i < 256; i++) src[i] = (long)shoal_test_val(me, (size_t)i, 980 + (unsigned)round);
+    shmem_barrier_all();
+    shmem_ctx_long_put_nbi(test_ctx, data, src, 256, next);
+    shmem_ctx_fence(test_ctx);
+    shmem_ctx_long_atomic_set(test_ctx, flag + round, 1, next);
+    shmem_long_wait_until(flag + round, SHMEM_CMP_EQ, 1);
+    for (int i = 0; i < 256; i++)
+      ck_assert_msg(data[i] == (long)shoal_test_val(prev, (size_t)i, 980 + (unsigned)round),
+                    "ctx fence round %d: element %d from PE %d arrived after the flag", round, i, prev);
+    shmem_ctx_quiet(test_ctx);
+  }
+  shmem_barrier_all();
+  shmem_free(flag);
+  shmem_free(data);
+}
+END_TEST
+
 /* ---- shmem_team_ptr ---------------------------------------------------- */
 START_TEST(test_team_ptr)
 {
@@ -454,6 +481,7 @@ static Suite *make_suite(void)
   tcase_add_test(tc, test_ib_generic);
   tcase_add_test(tc, test_signal_add_set);
   tcase_add_test(tc, test_pe_quiet);
+  tcase_add_test(tc, test_ctx_fence_order);
   tcase_add_test(tc, test_team_ptr);
   tcase_add_test(tc, test_split_no_wrap);
 #define ADD_SCAN(T, N) tcase_add_test(tc, test_scan_##N);
