@@ -47,7 +47,8 @@ static void broadcast_as(const char *call, void *dest, const void *source, size_
   size_t bytes = coll_bytes(call, "nelems", nelems, es);
   if (bytes == 0) return;
   coll_need_sym(call, "source", source, bytes);
-  coll_no_partial_overlap(call, dest, bytes, source, bytes, false);
+  /* in place (dest == source) is fine: the root's dest is not written */
+  coll_no_partial_overlap(call, dest, bytes, source, bytes, true);
   shoal_coll_broadcast_pick(t, dest, source, bytes, root, 0);   /* 1.4: root's dest untouched */
 }
 

@@ -26,10 +26,10 @@ SHOAL_FN void shoal_coll_collect(shoal_team *t, void *dest, const void *src, siz
     if (p < me) off += (size_t)shoal_load_acquire(&mail[shoal_team_world_pe(t, p)]);
   }
   char *mine = (char *)dest + off;
-  shoal_copy(mine, src, bytes);
+  if (bytes) shoal_copy(mine, src, bytes);   /* bytes 0: dest and src may be NULL */
   for (int i = 1; i < n; i++) {
     int p = (me + i) % n;
-    shoal_dev_putmem(SHOAL_DEV_CTX, mine, src, bytes, shoal_team_world_pe(t, p));
+    if (bytes) shoal_dev_putmem(SHOAL_DEV_CTX, mine, src, bytes, shoal_team_world_pe(t, p));
     shoal_coll_signal(t, p);
   }
   for (int i = 1; i < n; i++) shoal_coll_wait(t, (me + i) % n);   /* data */

@@ -2,7 +2,7 @@
 # tests/run-pe.sh; scripts (*.sh) run once and launch their own jobs.
 PE_TESTS = tests/pe/test_rma tests/pe/test_amo tests/pe/test_wait tests/pe/test_lock \
 	tests/pe/test_ctx tests/pe/test_heap tests/pe/test_setup \
-	tests/pe/test_generic
+	tests/pe/test_generic tests/pe/test_conf
 check_PROGRAMS += $(PE_TESTS) tests/pe/bad_input tests/pe/lifecycle
 TESTS += $(PE_TESTS) tests/pe/bad_input.sh tests/pe/lifecycle.sh
 EXTRA_DIST += tests/pe/bad_input.sh tests/pe/lifecycle.sh
@@ -36,3 +36,6 @@ tests_pe_test_generic_SOURCES = tests/pe/test_generic.c
 tests_pe_test_generic_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_pe_test_generic_CFLAGS = $(AM_CFLAGS) -std=c11
 tests_pe_test_generic_LDADD = $(TEST_LDADD)
+tests_pe_test_conf_SOURCES = tests/pe/test_conf.c
+tests_pe_test_conf_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_pe_test_conf_LDADD = $(TEST_LDADD)
