@@ -38,6 +38,16 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
   shoal_coll_barrier(t);
 }
 
+/* Parenthesized: <shoal/generic.h> makes shmem_sync a macro (with one
+ * argument, shmem_team_sync). */
+void (shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+  shoal_team *t = active_team("shmem_sync", PE_start, logPE_stride, PE_size, pSync,
+                              SHMEM_BARRIER_SYNC_SIZE);
+  shoal_fence_system();
+  shoal_coll_sync(t);
+}
+
 static void broadcast_as(const char *call, void *dest, const void *source, size_t nelems, size_t es,
                          int root, int start, int log_stride, int size, long *pSync)
 {

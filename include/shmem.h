@@ -294,6 +294,7 @@ SHOAL_REDUCE_ARITH_TYPES(SHOAL_DECL_REDUCE_ARITH)
 
 /* Deprecated 1.4 active-set collectives (pSync/pWrk are checked, not used). */
 void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
+void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync);
 void shmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
                        int logPE_stride, int PE_size, long *pSync);
 void shmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
@@ -342,6 +343,10 @@ void shmem_udcflush_line(void *dest);
 
 #ifdef __cplusplus
 }
+#endif
+#if defined(__cplusplus) && !defined(SHOAL_GPU_TU)
+/* C++: shmem_sync(team), the 1.5 generic form, as an overload. */
+static inline int shmem_sync(shmem_team_t team) { return shmem_team_sync(team); }
 #endif
 
 #ifdef SHOAL_GPU_TU
