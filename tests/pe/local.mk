@@ -43,3 +43,10 @@ tests_pe_test_generic_coll_SOURCES = tests/pe/test_generic_coll.c
 tests_pe_test_generic_coll_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_pe_test_generic_coll_CFLAGS = $(AM_CFLAGS) -std=c11
 tests_pe_test_generic_coll_LDADD = $(TEST_LDADD)
+# C++ (issue 11): the standard API from C++, complex reductions on std::complex.
+check_PROGRAMS += tests/pe/test_cxx
+TESTS += tests/pe/test_cxx
+tests_pe_test_cxx_SOURCES = tests/pe/test_cxx.cpp
+tests_pe_test_cxx_CPPFLAGS = $(AM_CPPFLAGS)
+tests_pe_test_cxx_CXXFLAGS = -std=c++17 -Wall -Wextra
+tests_pe_test_cxx_LDADD = libshoal.la
