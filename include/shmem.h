@@ -326,6 +326,9 @@ SHOAL_TOALL_BITWISE_TYPES(SHOAL_DECL_TOALL_BITWISE)
 SHOAL_TOALL_MINMAX_TYPES(SHOAL_DECL_TOALL_MINMAX)
 SHOAL_TOALL_ARITH_TYPES(SHOAL_DECL_TOALL_ARITH)
 
+/* ---- profiling interface (section 10; pshmem_ names: <pshmem.h>) ------- */
+void shmem_pcontrol(const int level, ...);
+
 /* ---- deprecated 1.4 setup and memory names ----------------------------- */
 void start_pes(int npes);
 int _my_pe(void);

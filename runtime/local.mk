@@ -6,3 +6,22 @@ libshoal_la_SOURCES += runtime/internal.h runtime/transport.h \
 if HAVE_OFI
 libshoal_la_SOURCES += runtime/ofi.h runtime/transport_ofi.c runtime/ofi_amo.c
 endif
+
+# Profiling interface (OpenSHMEM 1.5 section 10): every library unit is
+# compiled with runtime/pshmem_alias.h, which makes each shmem_X it defines
+# weak with the strong alias pshmem_X, and pshmem.h is installed.
+# tools/gen-pshmem.sh writes both from what <shmem.h> declares.
+libshoal_la_SOURCES += runtime/profiling.c
+libshoal_la_CPPFLAGS += -include $(top_builddir)/runtime/pshmem_alias.h
+nodist_include_HEADERS = include/pshmem.h
+PSHMEM_DEPS = $(top_srcdir)/tools/gen-pshmem.sh $(top_srcdir)/include/shmem.h \
+	$(top_srcdir)/include/shoal/types.h $(top_srcdir)/include/shoal/constants.h
+runtime/pshmem_alias.h: $(PSHMEM_DEPS)
+	@$(MKDIR_P) runtime
+	$(AM_V_GEN)$(SHELL) $(top_srcdir)/tools/gen-pshmem.sh alias "$(CC) -E" $(top_srcdir)/include $@
+include/pshmem.h: $(PSHMEM_DEPS)
+	@$(MKDIR_P) include
+	$(AM_V_GEN)$(SHELL) $(top_srcdir)/tools/gen-pshmem.sh header "$(CC) -E" $(top_srcdir)/include $@
+$(libshoal_la_OBJECTS): runtime/pshmem_alias.h
+CLEANFILES += include/pshmem.h runtime/pshmem_alias.h
+EXTRA_DIST += tools/gen-pshmem.sh
