@@ -1,15 +1,13 @@
-# runtime/: bootstrap, heap, transports and the host API over device/.
-libshoal_la_SOURCES += runtime/internal.h runtime/transport.h \
+# runtime/: bootstrap, heap, environment and the host API over device/.
+libshoal_la_SOURCES += runtime/internal.h \
 	runtime/error.c runtime/env.c runtime/bootstrap.c runtime/segment.c runtime/dataseg.c \
-	runtime/alloc.c runtime/heap.c runtime/init.c runtime/transport.c runtime/ctx.c \
+	runtime/alloc.c runtime/heap.c runtime/init.c runtime/ctx.c \
 	runtime/api_rma.c runtime/api_amo.c runtime/api_sync.c runtime/lock.c
-if HAVE_OFI
-libshoal_la_SOURCES += runtime/ofi.h runtime/transport_ofi.c runtime/ofi_amo.c
-endif
 
 # Profiling interface (OpenSHMEM 1.5 section 10): every library unit is
-# compiled with runtime/pshmem_alias.h, which makes each shmem_X it defines
-# weak with the strong alias pshmem_X, and pshmem.h is installed.
+# compiled with runtime/pshmem_alias.h, which renames each routine shmem_X
+# to pshmem_X (strong) and exports shmem_X as its weak alias; pshmem.h is
+# installed.
 # tools/gen-pshmem.sh writes both from what <shmem.h> declares.
 libshoal_la_SOURCES += runtime/profiling.c
 libshoal_la_CPPFLAGS += -include $(top_builddir)/runtime/pshmem_alias.h

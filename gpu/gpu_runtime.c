@@ -6,7 +6,7 @@
  * each team slot's sync words and scratch for the collectives kernels run,
  * at the same offsets as in the host heap, so a team's device copy differs
  * from the host one only in where sync and scratch point. */
-#include "internal.h"
+#include "../runtime/internal.h"
 #include "gpu.h"
 #include "gpu_lib.h"
 #include "../teams/team.h"

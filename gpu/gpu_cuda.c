@@ -1,5 +1,5 @@
-/* The GPU interface of runtime/gpu.h over the CUDA runtime API. */
-#include "internal.h"
+/* The GPU interface of gpu/gpu.h over the CUDA runtime API. */
+#include "../runtime/internal.h"
 #include "gpu.h"
 
 #include <cuda_runtime_api.h>

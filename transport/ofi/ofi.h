@@ -1,9 +1,9 @@
-/* The libfabric transport's shared state (runtime/transport_ofi.c sets it
- * up and does RMA; runtime/ofi_amo.c does the atomics). */
-#ifndef SHOAL_RUNTIME_OFI_H
-#define SHOAL_RUNTIME_OFI_H
+/* The libfabric transport's shared state (transport/ofi/ofi.c sets it
+ * up and does RMA; transport/ofi/ofi_amo.c does the atomics). */
+#ifndef SHOAL_TRANSPORT_OFI_H
+#define SHOAL_TRANSPORT_OFI_H
 
-#include "transport.h"
+#include "../transport.h"
 
 #include <pthread.h>
 #include <rdma/fabric.h>
@@ -93,7 +93,7 @@ SHOAL_HIDDEN void shoal_ofi_wait_all(const char *call);
 /* Local descriptor of registered memory [p, p + n), or NULL. */
 SHOAL_HIDDEN void *shoal_ofi_desc(const void *p, size_t n);
 
-/* Atomics (runtime/ofi_amo.c). */
+/* Atomics (transport/ofi/ofi_amo.c). */
 SHOAL_HIDDEN void shoal_ofi_amo_setup(void);
 SHOAL_HIDDEN void shoal_ofi_amo(void *tctx, shoal_amo_op op, shoal_dtype dt, void *dest,
                                 const void *operand, const void *compare, void *result, int pe);

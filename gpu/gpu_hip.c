@@ -1,7 +1,7 @@
-/* The GPU interface of runtime/gpu.h over the HIP runtime API (AMD).
+/* The GPU interface of gpu/gpu.h over the HIP runtime API (AMD).
  * The heap is fine-grained device memory, so peers' flag and signal
  * writes are coherent without cache maintenance. */
-#include "internal.h"
+#include "../runtime/internal.h"
 #include "gpu.h"
 
 #include <hip/hip_runtime_api.h>

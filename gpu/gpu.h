@@ -1,8 +1,8 @@
 /* The small GPU interface under the GPU runtime: one implementation per
  * vendor (gpu_cuda.c, gpu_hip.c), the rest (gpu_runtime.c) is shared.
  * Every call returns NULL on success or the vendor's error text. */
-#ifndef SHOAL_RUNTIME_GPU_H
-#define SHOAL_RUNTIME_GPU_H
+#ifndef SHOAL_GPU_GPU_H
+#define SHOAL_GPU_GPU_H
 
 #include <stddef.h>
 

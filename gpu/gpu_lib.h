@@ -1,8 +1,8 @@
 /* The library's own GPU kernels (gpu_lib.cu, compiled by nvcc or hipcc):
  * what host calls on GPU memory cannot do with copies.  Shared by that
  * C++ unit and the C runtime. */
-#ifndef SHOAL_RUNTIME_GPU_LIB_H
-#define SHOAL_RUNTIME_GPU_LIB_H
+#ifndef SHOAL_GPU_LIB_H
+#define SHOAL_GPU_LIB_H
 
 #include <stddef.h>
 #include <shmem.h>

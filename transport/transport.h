@@ -5,10 +5,10 @@
  * caller's address space (heap or data segment); the transport turns them
  * into (region, offset) itself.  Blocking calls return with the source
  * buffer reusable; completion at the target is only guaranteed by quiet. */
-#ifndef SHOAL_RUNTIME_TRANSPORT_H
-#define SHOAL_RUNTIME_TRANSPORT_H
+#ifndef SHOAL_TRANSPORT_TRANSPORT_H
+#define SHOAL_TRANSPORT_TRANSPORT_H
 
-#include "internal.h"
+#include "../runtime/internal.h"
 #include "../device/remote.h"
 
 typedef struct shoal_transport {
