@@ -21,20 +21,22 @@ static _Noreturn void no_transport(const char *what, int pe)
  * through the GPU runtime rather than the fabric. */
 void shoal_remote_put(struct shoal_ctx *ctx, void *dest, const void *src, size_t n, int pe)
 {
+  if (n == 0) return;   /* nothing moves, so no transport is needed (NULL dest is valid) */
 #ifdef SHOAL_HAVE_GPU
   if (shoal_gpu_owns(dest, 1)) { shoal_gpu_rma(1, dest, src, n, pe); return; }
 #endif
   if (!shoal_rt.transport) no_transport("put", pe);
-  if (n) shoal_rt.transport->put(ctx->transport, dest, src, n, pe);
+  shoal_rt.transport->put(ctx->transport, dest, src, n, pe);
 }
 
 void shoal_remote_get(struct shoal_ctx *ctx, void *dest, const void *src, size_t n, int pe)
 {
+  if (n == 0) return;
 #ifdef SHOAL_HAVE_GPU
   if (shoal_gpu_owns(src, 1)) { shoal_gpu_rma(0, dest, src, n, pe); return; }
 #endif
   if (!shoal_rt.transport) no_transport("get", pe);
-  if (n) shoal_rt.transport->get(ctx->transport, dest, src, n, pe);
+  shoal_rt.transport->get(ctx->transport, dest, src, n, pe);
 }
 
 void shoal_remote_amo(struct shoal_ctx *ctx, shoal_amo_op op, shoal_dtype dt, void *dest,
