@@ -136,7 +136,7 @@ static int runtime_init(void)
   free(cards);
 
   /* Map every peer on my node, unless the transport is forced for all. */
-  bool force_remote = !strcmp(shoal_rt.env.transport, "ofi");
+  bool force_remote = strcmp(shoal_rt.env.transport, "auto") != 0;
   bool *is_remote = calloc((size_t)n, sizeof(bool));
   int n_remote = 0;
   for (int i = 0; i < n; i++) {
