@@ -3,7 +3,7 @@
 # examples and benchmarks (built with nvcc/hipcc by tests/gpu/run.sh).
 shoalinc_HEADERS += include/shoal/gpu_pre.h include/shoal/gpu.h include/shoal/gpu_x.h
 shoaldev_HEADERS += device/gpu_image.h device/state_gpu.h device/remote_gpu.h
-EXTRA_DIST += gpu/gpu_cuda.c gpu/gpu_hip.c gpu/gpu_runtime.c gpu/gpu.h \
+EXTRA_DIST += gpu/gpu_cuda.c gpu/gpu_hip.c gpu/gpu_runtime.c gpu/gpu.h gpu/gpu_proxy.c gpu/gpu_proxy.h \
 	gpu/gpu_lib.cu gpu/gpu_lib.h \
 	tests/gpu/run.sh tests/gpu/ci.sh tests/gpu/gpu_test.h tests/gpu/test_device.cu \
 	tests/gpu/test_coll.cu tests/gpu/test_host.c tests/gpu/mtu_main.cu tests/gpu/mtu_a.cu tests/gpu/mtu_b.cu \
@@ -31,14 +31,14 @@ if HAVE_CUDA
 GPU_LIB_CC = $(NVCC) -arch=$(SHOAL_GPU_ARCH) -O2 -std=c++17 -Xcompiler -fPIC,-fvisibility=hidden \
 	-diag-suppress 20208
 libshoal_la_LIBADD += gpu/gpu_lib.lo -lstdc++
-libshoal_la_SOURCES += gpu/gpu.h gpu/gpu_runtime.c gpu/gpu_cuda.c
+libshoal_la_SOURCES += gpu/gpu.h gpu/gpu_runtime.c gpu/gpu_cuda.c gpu/gpu_proxy.h gpu/gpu_proxy.c
 libshoal_la_CPPFLAGS += $(CUDA_CPPFLAGS)
 libshoal_la_LIBADD += $(CUDA_LIBS)
 endif
 if HAVE_HIP
 GPU_LIB_CC = $(HIPCC) -x hip --offload-arch=$(SHOAL_GPU_ARCH) -O2 -std=c++17 -fPIC -fvisibility=hidden
 libshoal_la_LIBADD += gpu/gpu_lib.lo -lstdc++
-libshoal_la_SOURCES += gpu/gpu.h gpu/gpu_runtime.c gpu/gpu_hip.c
+libshoal_la_SOURCES += gpu/gpu.h gpu/gpu_runtime.c gpu/gpu_hip.c gpu/gpu_proxy.h gpu/gpu_proxy.c
 libshoal_la_CPPFLAGS += $(HIP_CPPFLAGS)
 libshoal_la_LIBADD += $(HIP_LIBS)
 endif

@@ -25,6 +25,7 @@
 #include <time.h>
 #ifdef SHOAL_HAVE_GPU
 #include "../../gpu/gpu_lib.h"
+#include "../../gpu/gpu.h"
 #endif
 
 enum { AM_PUT = 1, AM_GET, AM_GET_REP, AM_AMO, AM_AMO_REP, AM_QUIET, AM_QUIET_REP };
@@ -75,6 +76,7 @@ static struct {
   int stop;
   double timeout_s;
   size_t chunk;             /* payload bytes per message */
+  bool pinned;              /* bufs registered with the GPU runtime */
 } A = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
 static const char *prov(void)
@@ -544,6 +546,13 @@ static int open_ep(am_card *card, char *why, size_t len)
   A.bufs_bytes = sizeof(am_buf) * (AM_N_SEND + AM_N_RECV);
   if (posix_memalign((void **)&A.bufs, 4096, A.bufs_bytes)) return fail_open(why, len, "allocating buffers", -FI_ENOMEM);
   memset(A.bufs, 0, A.bufs_bytes);
+#ifdef SHOAL_HAVE_GPU
+  /* Pinned, so copies to and from GPU memory are DMA, not staged again. */
+  const char *gerr = shoal_gpu_v_host_register(A.bufs, A.bufs_bytes);
+  if (gerr) shoal_debug("proxy: pinning the message buffers failed (%s); copies go through the "
+                        "GPU runtime's own staging", gerr);
+  A.pinned = gerr == NULL;
+#endif
   if ((rc = fi_mr_reg(A.domain, A.bufs, A.bufs_bytes,
                         FI_SEND | FI_RECV | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE, 0, 1, 0, &A.mr, NULL)))
     return fail_open(why, len, "fi_mr_reg (message buffers)", rc);
@@ -632,6 +641,10 @@ void shoal_am_fini(void)
   if (A.domain) fi_close(&A.domain->fid);
   if (A.fabric) fi_close(&A.fabric->fid);
   if (A.info) fi_freeinfo(A.info);
+#ifdef SHOAL_HAVE_GPU
+  if (A.pinned) shoal_gpu_v_host_unregister(A.bufs);
+  A.pinned = false;
+#endif
   free(A.bufs);
   free(A.addr);
   free(A.dirty);
