@@ -113,6 +113,7 @@ int shoal_gpu_proxy_start(int device, char *base, size_t size, shoal_pq *dev_q)
 #ifdef SHOAL_HAVE_OFI
   if (!shoal_am_on() && shoal_am_init() != 0) return -1;
   shoal_am_set_region(SHOAL_AM_GPU_HEAP, base, size);
+  shoal_am_set_gpu_device(device);
   P.device = device;
   P.base = base;
   P.size = size;

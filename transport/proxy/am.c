@@ -68,7 +68,8 @@ static struct {
   fi_addr_t *addr;
   am_buf *bufs, *free_send;
   size_t bufs_bytes;
-  bool *dirty;              /* [pe]: written since the last quiet */
+  uint64_t *sent, *acked;   /* [pe]: puts/AMOs sent, and how many a quiet has seen applied */
+  int gpu_device;           /* the service thread's GPU (-1: none yet) */
   char *base[SHOAL_AM_N_REGIONS];
   size_t size[SHOAL_AM_N_REGIONS];
   pthread_mutex_t lock;
@@ -77,7 +78,7 @@ static struct {
   double timeout_s;
   size_t chunk;             /* payload bytes per message */
   bool pinned;              /* bufs registered with the GPU runtime */
-} A = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} A = {.lock = PTHREAD_MUTEX_INITIALIZER, .gpu_device = -1};
 
 static const char *prov(void)
 {
@@ -341,7 +342,19 @@ static void *service_main(void *arg)
 {
   (void)arg;
   shoal_backoff bo = SHOAL_BACKOFF_INIT;
+#ifdef SHOAL_HAVE_GPU
+  int dev = -1;
+#endif
   while (!__atomic_load_n(&A.stop, __ATOMIC_ACQUIRE)) {
+#ifdef SHOAL_HAVE_GPU
+    /* Copies and AMO kernels on my GPU heap run in this thread too. */
+    int want = __atomic_load_n(&A.gpu_device, __ATOMIC_ACQUIRE);
+    if (want != dev && want >= 0) {
+      const char *err = shoal_gpu_v_set_device(want);
+      if (err) shoal_error("GPU/host proxy", "selecting GPU %d: %s", want, err);
+      dev = want;
+    }
+#endif
     bool any = false;
     if (pthread_mutex_trylock(&A.lock) == 0) {
       any = progress("GPU/host proxy");
@@ -377,7 +390,7 @@ void shoal_am_put(const char *call, int pe, int region, size_t off, const void *
     send_msg(call, b, pe, c);
     pos += c;
   }
-  if (n) A.dirty[pe] = true;
+  if (n) A.sent[pe]++;
   pthread_mutex_unlock(&A.lock);
 }
 
@@ -422,7 +435,7 @@ void shoal_am_amo(const char *call, int pe, int region, size_t off, shoal_amo_op
     wait_req(call, &r, "the answer of an atomic");
     memcpy(result, &r.result, size);
   } else {
-    A.dirty[pe] = true;
+    A.sent[pe]++;
   }
   pthread_mutex_unlock(&A.lock);
 }
@@ -430,21 +443,32 @@ void shoal_am_amo(const char *call, int pe, int region, size_t off, shoal_amo_op
 void shoal_am_quiet(const char *call)
 {
   if (!A.on) return;
+  int n = shoal_dstate.n_pes;
   am_req r = {NULL, 0, 0, 0};
+  /* Quiets may run in two threads at once (the host API and the GPU
+   * proxy): each asks for its own answers, and a peer counts as clean up
+   * to what was sent before the quiet that saw it answer. */
+  uint64_t *upto = malloc((size_t)n * sizeof *upto);
+  if (!upto) shoal_error(call, "out of memory");
   pthread_mutex_lock(&A.lock);
-  for (int pe = 0; pe < shoal_dstate.n_pes; pe++) {
-    if (!A.dirty[pe]) continue;
+  for (int pe = 0; pe < n; pe++) {
+    upto[pe] = A.sent[pe];
+    if (A.sent[pe] == A.acked[pe]) continue;
     am_buf *b = send_buf(call);
     memset(&b->h, 0, sizeof b->h);
     b->h.kind = AM_QUIET;
     b->h.req = (uint64_t)(uintptr_t)&r;
     send_msg(call, b, pe, 0);
-    A.dirty[pe] = false;
     r.want++;
   }
   wait_req(call, &r, "the answers of a quiet");
+  for (int pe = 0; pe < n; pe++)
+    if (upto[pe] > A.acked[pe]) A.acked[pe] = upto[pe];
   pthread_mutex_unlock(&A.lock);
+  free(upto);
 }
+
+void shoal_am_set_gpu_device(int dev) { __atomic_store_n(&A.gpu_device, dev, __ATOMIC_RELEASE); }
 
 void shoal_am_set_region(int region, void *base, size_t size)
 {
@@ -589,7 +613,8 @@ int shoal_am_init(void)
     return -1;
   }
   A.addr = calloc((size_t)n, sizeof *A.addr);
-  A.dirty = calloc((size_t)n, sizeof *A.dirty);
+  A.sent = calloc((size_t)n, sizeof *A.sent);
+  A.acked = calloc((size_t)n, sizeof *A.acked);
   for (int i = 0; i < n; i++) {
     if (fi_av_insert(A.av, cards[i].name, 1, &A.addr[i], 0, NULL) != 1) {
       fprintf(stderr, "shoal: PE %d: error: shmem_init: the GPU/host proxy could not resolve the "
@@ -612,7 +637,7 @@ int shoal_am_init(void)
   if (is_shm()) {
     /* Talk to every peer once (shm maps regions on first contact), then
      * the names can go: a killed job leaves nothing in /dev/shm. */
-    for (int i = 0; i < n; i++) A.dirty[i] = i != me;
+    for (int i = 0; i < n; i++) A.sent[i] = i != me;
     shoal_am_quiet("shmem_init");
     shoal_boot_barrier();
     char name[AM_NAME_MAX];
@@ -647,7 +672,8 @@ void shoal_am_fini(void)
 #endif
   free(A.bufs);
   free(A.addr);
-  free(A.dirty);
+  free(A.sent);
+  free(A.acked);
   A.ep = NULL;
   A.mr = NULL;
   A.txcq = A.rxcq = NULL;
@@ -657,7 +683,7 @@ void shoal_am_fini(void)
   A.info = NULL;
   A.bufs = A.free_send = NULL;
   A.addr = NULL;
-  A.dirty = NULL;
+  A.sent = A.acked = NULL;
 }
 
 /* ---- the host transport (SHOAL_TRANSPORT=proxy) ---------------------------- */

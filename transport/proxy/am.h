@@ -23,6 +23,8 @@ SHOAL_HIDDEN void shoal_am_fini(void);
 SHOAL_HIDDEN bool shoal_am_on(void);
 /* The GPU heap, once the GPU runtime has it (offsets index it). */
 SHOAL_HIDDEN void shoal_am_set_region(int region, void *base, size_t size);
+/* The GPU the service thread works on (it applies peers' data to it). */
+SHOAL_HIDDEN void shoal_am_set_gpu_device(int dev);
 /* Blocking in the OpenSHMEM sense: put returns with src reusable (copied
  * out), get and amo with the result in place.  src/dest may be host or
  * device memory of any kind. */
