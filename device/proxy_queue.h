@@ -31,6 +31,8 @@ enum shoal_pq_op {
   SHOAL_PQ_GET,         /* dest <- src (symmetric), n bytes */
   SHOAL_PQ_AMO,         /* amo_op, dtype on dest with operand, compare; result */
   SHOAL_PQ_QUIET,       /* every earlier command complete at its target */
+  SHOAL_PQ_PUT_INLINE,  /* dest (symmetric) <- the n <= 8 bytes in operand */
+  SHOAL_PQ_GET_INLINE,  /* result <- src (symmetric), n <= 8 bytes */
 };
 
 typedef struct shoal_pq_cmd {

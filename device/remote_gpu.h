@@ -49,16 +49,32 @@ SHOAL_FN uint64_t shoal_gpu_proxy_post(const char *what, uint32_t op, int pe, co
   return shoal_pq_post(q, &c);
 }
 
-/* Blocking: the source is copied out (reusable) when the proxy is done. */
+/* Blocking: the source is copied out (reusable) when the proxy is done.
+ * Up to 8 bytes travel in the command itself: the source may then be a
+ * thread's local memory (a stack variable), which the proxy cannot read;
+ * likewise a get of up to 8 bytes comes back in the slot. */
 SHOAL_FN void shoal_remote_put(struct shoal_ctx *ctx, void *dest, const void *src, size_t n, int pe)
 {
   if (!n) return;
+  if (n <= 8) {
+    uint64_t v = 0;
+    memcpy(&v, src, n);
+    uint64_t t = shoal_gpu_proxy_post("put", SHOAL_PQ_PUT_INLINE, pe, dest, dest, 0, n, 0, 0, v, 0);
+    (void)t;   /* nothing to wait for: the data is in the slot */
+    return;
+  }
   uint64_t t = shoal_gpu_proxy_post("put", SHOAL_PQ_PUT, pe, dest, dest, src, n, 0, 0, 0, 0);
   shoal_pq_wait(&shoal_dgpu.pq, t);
 }
 SHOAL_FN void shoal_remote_get(struct shoal_ctx *ctx, void *dest, const void *src, size_t n, int pe)
 {
   if (!n) return;
+  if (n <= 8) {
+    uint64_t t = shoal_gpu_proxy_post("get", SHOAL_PQ_GET_INLINE, pe, src, 0, src, n, 0, 0, 0, 0);
+    uint64_t r = shoal_pq_take_result(&shoal_dgpu.pq, t);
+    memcpy(dest, &r, n);
+    return;
+  }
   uint64_t t = shoal_gpu_proxy_post("get", SHOAL_PQ_GET, pe, src, dest, src, n, 0, 0, 0, 0);
   shoal_pq_wait(&shoal_dgpu.pq, t);
 }

@@ -11,6 +11,7 @@
 #include "gpu.h"
 #include "gpu_proxy.h"
 #include "../transport/proxy/am.h"
+#include "gpu_lib.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -55,6 +56,15 @@ static void carry_out(uint64_t t, const shoal_pq_cmd *c)
   case SHOAL_PQ_PUT:
     shoal_am_put(call, (int)c->pe, SHOAL_AM_GPU_HEAP, heap_off(c->dest, c->n, c),
                  (const void *)(uintptr_t)c->src, c->n);
+    break;
+  case SHOAL_PQ_PUT_INLINE:
+    shoal_am_put(call, (int)c->pe, SHOAL_AM_GPU_HEAP, heap_off(c->dest, c->n, c), &c->operand,
+                 c->n <= 8 ? c->n : 8);
+    break;
+  case SHOAL_PQ_GET_INLINE:
+    keep = true;
+    shoal_am_get(call, (int)c->pe, SHOAL_AM_GPU_HEAP, heap_off(c->src, c->n, c), &result,
+                 c->n <= 8 ? c->n : 8);
     break;
   case SHOAL_PQ_GET:
     shoal_am_get(call, (int)c->pe, SHOAL_AM_GPU_HEAP, heap_off(c->src, c->n, c),
@@ -131,6 +141,10 @@ int shoal_gpu_proxy_start(int device, char *base, size_t size, shoal_pq *dev_q)
   shoal_pq_reset(&P.hq);
   *dev_q = (shoal_pq){P.head_dev, (shoal_pq_cmd *)db, (uint64_t *)(db + slots),
                       (uint64_t *)(db + slots + 64), PROXY_SLOTS};
+  /* Load the AMO kernel now: loading a module while a kernel spins waiting
+   * for that very AMO (CUDA's lazy loading) would never finish. */
+  uint64_t zero = 0, old = 0;
+  shoal_gpu_lib_amo(SHOAL_AMO_FETCH, SHOAL_DT_U64, base, &zero, &zero, &old);
   P.stop = 0;
   if (pthread_create(&P.thread, NULL, proxy_main, NULL) != 0)
     shoal_error("shmem_init", "could not start the GPU proxy thread");
