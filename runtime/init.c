@@ -333,9 +333,9 @@ const char *shmemx_build_config(void)
          " pmix=no"
 #endif
 #ifdef SHOAL_HAVE_OFI
-         " ofi=yes"
+         " ofi=yes proxy=yes"
 #else
-         " ofi=no"
+         " ofi=no proxy=no"
 #endif
 #ifdef SHOAL_ARG_CHECKS
          " arg-checks=yes"
