@@ -32,6 +32,7 @@ static struct {
   int stop;
 } P;
 
+#ifdef SHOAL_HAVE_OFI
 static const char *call = "device-initiated operation (GPU proxy)";
 
 static size_t heap_off(uint64_t addr, size_t n, const shoal_pq_cmd *c)
@@ -106,6 +107,8 @@ static void *proxy_main(void *arg)
   }
   return NULL;
 }
+
+#endif
 
 /* Are there PEs whose GPU heap this PE cannot map?  The same answer on
  * every PE (so starting the proxy is collective). */
