@@ -1,16 +1,20 @@
 /* The GPU proxy's command queue (device/proxy_queue.h), driven by CPU
  * threads: producers post from several threads, one consumer carries the
- * commands out in ticket order; the ring wraps many times. */
+ * commands out in ticket order; the ring wraps many times.  (Checked to
+ * fail when the consumer frees a fetching command's slot early.) */
 #include "../../device/proxy_queue.h"
 
 #include <check.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 unsigned shoal_spin_limit = 0;
 void shoal_progress_hook(void) {}
 
-enum { CAP = 8, PRODUCERS = 4, PER_PRODUCER = 5000 };
+/* More producers than slots, so a slot is wanted again while its last
+ * owner may still be reading its result. */
+enum { CAP = 4, PRODUCERS = 12, PER_PRODUCER = 2000 };
 
 static shoal_pq q;
 static uint64_t head, done, quiet_mark;
@@ -42,6 +46,8 @@ static void *producer(void *arg)
     c.operand = k * salt + id;
     uint64_t t = shoal_pq_post(&q, &c);
     if (k & 1) {
+      /* Sometimes read the result late: the slot must still be ours. */
+      if (k % 5 == 1) { shoal_pq_wait(&q, t); usleep(20); }
       uint64_t r = shoal_pq_take_result(&q, t);
       if (r != ~c.operand) bad++;
     }
