@@ -97,12 +97,12 @@ done
 for prov in shm "tcp;ofi_rxm"; do
   for p in test_proxy test_device ring_put_signal "test_multi_tu $O/libmtu_dl.so"; do
     echo "== $p with 2 PEs, every peer behind the proxy (FI_PROVIDER=$prov)"
-    SHOAL_PES_PER_NODE=1 FI_PROVIDER="$prov" launch 2 $O/$p || { echo "FAIL: $p through the proxy ($prov)"; status=1; }
+    (export SHOAL_PES_PER_NODE=1 FI_PROVIDER="$prov"; launch 2 $O/$p) || { echo "FAIL: $p through the proxy ($prov)"; status=1; }
   done
 done
 for p in test_proxy test_device; do
   echo "== $p with 4 PEs, 2 per node (load/store and proxy)"
-  SHOAL_PES_PER_NODE=2 FI_PROVIDER=shm launch 4 $O/$p || { echo "FAIL: $p mixed"; status=1; }
+  (export SHOAL_PES_PER_NODE=2 FI_PROVIDER=shm; launch 4 $O/$p) || { echo "FAIL: $p mixed"; status=1; }
 done
 if command -v compute-sanitizer > /dev/null; then
   echo "== compute-sanitizer --tool memcheck test_device with 2 PEs"
