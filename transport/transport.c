@@ -1,5 +1,8 @@
 /* Dispatch from device/remote.h's seam to the chosen transport. */
 #include "transport.h"
+#ifdef SHOAL_HAVE_OFI
+#include "proxy/am.h"
+#endif
 
 #include <string.h>
 
@@ -63,9 +66,9 @@ int shoal_transport_init(const bool *is_remote, int n_remote)
 {
   const char *want = shoal_rt.env.transport;
   shoal_rt.transport = NULL;
-  if (n_remote == 0 && strcmp(want, "ofi") != 0) return 0;
+  if (n_remote == 0 && !strcmp(want, "auto")) return 0;
 #ifdef SHOAL_HAVE_OFI
-  const shoal_transport *t = &shoal_transport_ofi;
+  const shoal_transport *t = strcmp(want, "proxy") ? &shoal_transport_ofi : &shoal_transport_proxy;
   if (t->init(is_remote) != 0) return -1;
   shoal_rt.transport = t;
   shoal_ctx_default.transport = t->ctx_create ? t->ctx_create(0) : NULL;
