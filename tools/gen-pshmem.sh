@@ -68,6 +68,7 @@ alias)
     echo '#define SHOAL_PSHMEM_ALIAS_H'
     echo '#if !defined(__CUDACC__) && !defined(__HIPCC__) && !defined(__cplusplus)'
     echo '#define SHOAL_GENERIC_H   /* no _Generic macros over the renamed names */'
+    echo '#define SHOAL_GENERIC16_H'
     printf '%s\n' "$list" | sed -E 's/^(shmem_)?(.*)$/#define \1\2 p\1\2/'
     echo '__asm__('
     printf '%s\n' "$list" | sed -E 's/^(shmem_)?(.*)$/  ".weak \1\2\\n.set \1\2, p\1\2\\n"/'
