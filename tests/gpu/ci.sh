@@ -5,8 +5,8 @@
 # then the install test of that build (tests/install/gpu.sh: oshcc, nvcc
 # with pkg-config, CMake CUDA target; compile and link only).  If Debian's
 # hipcc is installed (SHOAL_CI_HIP=1 installs hipcc and libamdhip64-dev
-# first): the AMD ISA check (tests/gpu/isa/check.sh, gfx90a and gfx942 or
-# the nearest architecture the compiler knows), the HIP library for gfx90a,
+# first, and clang-19 for gfx942): the AMD ISA check (tests/gpu/isa/check.sh:
+# gfx90a, gfx940, gfx942), the HIP library for gfx90a,
 # the GPU tests and examples for gfx90a and that second architecture, and
 # the install test of the HIP build.
 root=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
@@ -25,6 +25,12 @@ rm -rf _build-cuda && mkdir _build-cuda &&
 cd "$root" || exit 1
 if [ "${SHOAL_CI_HIP:-0}" = 1 ] && ! command -v hipcc > /dev/null; then
   { apt-get update -qq; apt-get install -y -q hipcc libamdhip64-dev; } > /dev/null 2>&1 || echo "gpu-ci: hipcc install failed"
+fi
+# Debian's hipcc (clang 15) knows no gfx942; the ISA check compiles it with
+# Debian 12's clang-19 when present.
+if [ "${SHOAL_CI_HIP:-0}" = 1 ] && ! command -v clang++-19 > /dev/null; then
+  apt-get install -y -q --no-install-recommends clang-19 > /dev/null 2>&1 ||
+    echo "gpu-ci: clang-19 install failed (the ISA check falls back to gfx940 for gfx942)"
 fi
 if command -v hipcc > /dev/null; then
   tests/gpu/isa/check.sh || status=1
