@@ -3,7 +3,7 @@
 # by man/gen-man.py and committed; man/pages.mk lists them.
 include %D%/pages.mk
 dist_man3_MANS += $(shoal_man3_pages)
-dist_man1_MANS += man/man1/oshcc.1 man/man1/oshrun.1 man/man1/shoal-info.1
+dist_man1_MANS += man/man1/oshcc.1 man/man1/oshc++.1 man/man1/oshrun.1 man/man1/shoal-info.1
 EXTRA_DIST += man/gen-man.py
 include man/coll.mk
 include man/gpu.mk

@@ -6,6 +6,8 @@ EXTRA_DIST += tests/run-pe.sh tests/shoal_test.h
 TEST_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests $(CHECK_CFLAGS)
 TEST_LDADD = libshoal.la $(CHECK_LIBS)
 include tests/install/local.mk
+include tests/launch/local.mk
+include tests/gpu/isa/local.mk
 if HAVE_CHECK
 include tests/unit/local.mk
 include tests/pe/local.mk

@@ -1,10 +1,14 @@
 #!/bin/sh
 # CI for the GPU target (no GPU on the CI machine): configure a CUDA build
 # in a copy of the tracked files, build the library, and compile every GPU
-# test and example with nvcc (the benchmarks only with make gpu-build).  If
-# Debian's hipcc is installed (SHOAL_CI_HIP=1 installs hipcc and
-# libamdhip64-dev first), the HIP library and the GPU tests and examples
-# that its clang compiles are built for gfx90a too.
+# test and example with nvcc (the benchmarks only with make gpu-build),
+# then the install test of that build (tests/install/gpu.sh: oshcc, nvcc
+# with pkg-config, CMake CUDA target; compile and link only).  If Debian's
+# hipcc is installed (SHOAL_CI_HIP=1 installs hipcc and libamdhip64-dev
+# first, and clang-19 for gfx942): the AMD ISA check (tests/gpu/isa/check.sh:
+# gfx90a, gfx940, gfx942), the HIP library for gfx90a,
+# the GPU tests and examples for gfx90a and that second architecture, and
+# the install test of the HIP build.
 root=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
 cd "$root" || exit 1
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
@@ -16,16 +20,32 @@ status=0
 rm -rf _build-cuda && mkdir _build-cuda &&
   git ls-files -z | xargs -0 cp --parents -t _build-cuda && cd _build-cuda &&
   ./autogen.sh > /dev/null && ./configure -q --enable-werror --with-cuda="$(dirname "$(dirname "$nvcc")")" &&
-  make -j2 libshoal.la && SHOAL_GPU_NO_BENCH=1 make gpu-build || status=1
+  make -j2 libshoal.la && SHOAL_GPU_NO_BENCH=1 make gpu-build &&
+  "$root/tests/install/gpu.sh" "$root/_build-cuda" || status=1
 cd "$root" || exit 1
 if [ "${SHOAL_CI_HIP:-0}" = 1 ] && ! command -v hipcc > /dev/null; then
-  apt-get install -y -q hipcc libamdhip64-dev > /dev/null 2>&1 || echo "gpu-ci: hipcc install failed"
+  { apt-get update -qq; apt-get install -y -q hipcc libamdhip64-dev; } > /dev/null 2>&1 || echo "gpu-ci: hipcc install failed"
+fi
+# Debian's hipcc (clang 15) knows no gfx942; the ISA check compiles it with
+# Debian 12's clang-19 when present.
+if [ "${SHOAL_CI_HIP:-0}" = 1 ] && ! command -v clang++-19 > /dev/null; then
+  apt-get install -y -q --no-install-recommends clang-19 > /dev/null 2>&1 ||
+    echo "gpu-ci: clang-19 install failed (the ISA check falls back to gfx940 for gfx942)"
 fi
 if command -v hipcc > /dev/null; then
+  tests/gpu/isa/check.sh || status=1
+  # gfx942 when this hipcc knows it, else gfx940 (same memory model).
+  arch2=gfx942
+  echo '__global__ void k() {}' > /tmp/shoal-arch-probe.hip
+  hipcc -x hip --offload-arch=gfx942 --cuda-device-only -c /tmp/shoal-arch-probe.hip -o /dev/null \
+    > /dev/null 2>&1 || { arch2=gfx940; echo "gpu-ci: hipcc does not know gfx942; building for gfx940"; }
+  rm -f /tmp/shoal-arch-probe.hip
   rm -rf _build-hip && mkdir _build-hip &&
     git ls-files -z | xargs -0 cp --parents -t _build-hip && cd _build-hip &&
     ./autogen.sh > /dev/null && ./configure -q --enable-werror --with-hip SHOAL_GPU_ARCH=gfx90a &&
-    make -j2 libshoal.la && SHOAL_HIPCC=hipcc SHOAL_GPU_ARCH=gfx90a tests/gpu/run.sh --build-only . || status=1
+    make -j2 libshoal.la && SHOAL_HIPCC=hipcc SHOAL_GPU_ARCH=gfx90a tests/gpu/run.sh --build-only . &&
+    SHOAL_HIPCC=hipcc SHOAL_GPU_ARCH=$arch2 SHOAL_GPU_OUT="$PWD/gpu-bin-$arch2" tests/gpu/run.sh --build-only . &&
+    tests/install/gpu.sh . || status=1
   cd "$root" || exit 1
 fi
 exit $status

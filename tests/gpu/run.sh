@@ -78,7 +78,11 @@ fails=$(failed)
 fi
 [ $build_only -eq 1 ] && { echo "gpu: all GPU programs built in $O"; exit 0; }
 
-ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
+if [ -n "$hipcc" ]; then   # AMD: the GPU agents rocminfo lists
+  ngpu=$(rocminfo 2>/dev/null | grep -c 'Device Type: *GPU')
+else
+  ngpu=$(nvidia-smi -L 2>/dev/null | wc -l)
+fi
 [ "$ngpu" -ge 1 ] || { echo "gpu: no GPU here"; exit 1; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 launch() { timeout "${SHOAL_TEST_TIMEOUT:-300}" mpirun --oversubscribe --bind-to none -np "$@"; }

@@ -1,11 +1,14 @@
 # Install test: installs into a temporary DESTDIR and builds examples/hello.c
-# against it with oshcc, pkg-config and CMake (tests/install/run.sh).
+# against it with oshcc, pkg-config and CMake (tests/install/run.sh), and
+# tests/install/hello_cxx.cpp with oshc++, pkg-config (c++) and CMake.
+# tests/install/gpu.sh does the same for a GPU build (tests/gpu/ci.sh).
 TESTS += tests/install/run.sh
-EXTRA_DIST += tests/install/run.sh tests/install/CMakeLists.txt tests/install/pshmem_tool.c \
-	tests/install/pshmem_prog.c
+EXTRA_DIST += tests/install/run.sh tests/install/gpu.sh tests/install/CMakeLists.txt \
+	tests/install/hello_cxx.cpp tests/install/pshmem_tool.c tests/install/pshmem_prog.c
 
 # The build's settings for the test (sanitizer flags, install dirs).
 .PHONY: shoal-print-build-vars
 shoal-print-build-vars:
 	@echo "CC='$(CC)' CFLAGS='$(CFLAGS)' LDFLAGS='$(LDFLAGS)' VERSION='$(VERSION)'"
+	@echo "CXX='$(CXX)' CXXFLAGS='$(CXXFLAGS)' NVCC='$(NVCC)' HIPCC='$(HIPCC)' SHOAL_GPU_ARCH='$(SHOAL_GPU_ARCH)'"
 	@echo "prefix='$(prefix)' bindir='$(bindir)' libdir='$(libdir)' includedir='$(includedir)' mandir='$(mandir)'"

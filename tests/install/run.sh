@@ -1,13 +1,16 @@
 #!/bin/sh
 # Install test: 'make install DESTDIR=<tmp>' from this build, then build
 # examples/hello.c against the installed tree with oshcc, pkg-config, CMake
-# and the static library, and run each with the installed oshrun -np 2.
+# and the static library, and tests/install/hello_cxx.cpp with oshc++,
+# pkg-config (c++) and CMake (CXX), and run each with the installed
+# oshrun -np 2.
 # Ends with 'make uninstall' leaving no file behind.  Run by 'make check'
 # from the top build directory (srcdir is set by automake).
 set -eu
 srcdir=${srcdir:-.}
 top=$(pwd)
 hello=$(cd "$srcdir/examples" && pwd)/hello.c
+hello_cxx=$(cd "$srcdir/tests/install" && pwd)/hello_cxx.cpp
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/shoal-install.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 step() { echo "== $*"; }
@@ -17,18 +20,18 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 # built with (sanitizer builds need theirs).
 unset MAKEFLAGS MFLAGS
 eval "$(make -s -C "$top" --no-print-directory shoal-print-build-vars)"
-export CC
+export CC CXX
 
 step "make install DESTDIR=$tmp"
 make -s -C "$top" install DESTDIR="$tmp" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; fail "make install"; }
 root=$tmp$prefix bin=$tmp$bindir lib=$tmp$libdir
-for f in "$bin/oshcc" "$bin/oshrun" "$bin/shoal-info" "$lib/libshoal.so" "$lib/libshoal.a" \
+for f in "$bin/oshcc" "$bin/oshc++" "$bin/oshrun" "$bin/shoal-info" "$lib/libshoal.so" "$lib/libshoal.a" \
          "$lib/pkgconfig/shoal.pc" "$lib/cmake/Shoal/ShoalConfig.cmake" \
          "$lib/cmake/Shoal/ShoalConfigVersion.cmake" "$tmp$includedir/shmem.h" "$tmp$includedir/shmemx.h" \
          "$tmp$includedir/pshmem.h"; do
   [ -e "$f" ] || fail "not installed: ${f#"$tmp"}"
 done
-for p in man1/oshcc.1 man1/oshrun.1 man1/shoal-info.1 man3/shmem_put.3 man3/shmem_int_put.3 \
+for p in man1/oshcc.1 man1/oshc++.1 man1/oshrun.1 man1/shoal-info.1 man3/shmem_put.3 man3/shmem_int_put.3 \
          man3/shmem_ctx_uint64_atomic_fetch_add_nbi.3 man3/shmem_long_wait_until_any_vector.3; do
   [ -f "$tmp$mandir/$p" ] || fail "man page not installed: $p"
 done
@@ -54,12 +57,40 @@ step "oshcc"
 "$bin/oshcc" $CFLAGS "$hello" -o "$tmp/hello-oshcc" $LDFLAGS || fail "oshcc build"
 run2 "$tmp/hello-oshcc"
 
-step "pkg-config"
+# A program built against the staged tree finds libshoal through its
+# run-time path (the rpath the tool passed), with no LD_LIBRARY_PATH.
+runpath() {   # runpath PROGRAM: fails unless it has a RUNPATH/RPATH
+  if command -v readelf >/dev/null; then
+    readelf -d "$1" | grep -q -E 'R(UN)?PATH.*/lib' || fail "$1: no run-time path to libshoal"
+  fi
+}
+
+step "oshcc --showme, and GPU sources refused by a CPU build"
+"$bin/oshcc" --showme -c x.c | grep -q -- "-I$tmp$includedir -c x.c" || fail "oshcc --showme -c x.c"
+"$bin/oshcc" --showme x.c | grep -q -- "-Xlinker -rpath=$lib -lshoal" || fail "oshcc --showme x.c: no rpath"
+"$bin/oshc++" --showme x.cpp | grep -q "^$CXX " || fail "oshc++ --showme does not use \$CXX ($CXX)"
+SHOAL_CXX=my-c++ "$bin/oshc++" --showme x.cpp | grep -q "^my-c++ " || fail "oshc++ ignores SHOAL_CXX"
+if "$bin/oshcc" x.cu -o x 2>"$tmp/cu.err"; then fail "oshcc x.cu accepted by a build without GPU"; fi
+grep -q 'need a GPU build of Shoal' "$tmp/cu.err" || fail "oshcc x.cu: $(cat "$tmp/cu.err")"
+
+step "oshc++"
+"$bin/oshc++" $CXXFLAGS "$hello_cxx" -o "$tmp/hello-oshcxx" $LDFLAGS || fail "oshc++ build"
+runpath "$tmp/hello-oshcxx"
+run2 "$tmp/hello-oshcxx"
+
+step "pkg-config (cc and c++, its output verbatim)"
 export PKG_CONFIG_PATH="$lib/pkgconfig"
 [ "$(pkg-config --modversion shoal)" = "$VERSION" ] || fail "pkg-config --modversion shoal"
+[ "$(pkg-config --variable=gpu shoal)" = none ] || fail "pkg-config --variable=gpu shoal: not none"
+pkg-config --libs shoal | grep -q -- '-Wl,' && fail "pkg-config --libs shoal has -Wl, (nvcc refuses it)"
 $CC $CFLAGS $(pkg-config --cflags shoal) "$hello" -o "$tmp/hello-pc" $(pkg-config --libs shoal) $LDFLAGS ||
   fail "pkg-config build"
+runpath "$tmp/hello-pc"
 run2 "$tmp/hello-pc"
+$CXX $CXXFLAGS "$hello_cxx" -o "$tmp/hello-pc-cxx" $(pkg-config --cflags --libs shoal) $LDFLAGS ||
+  fail "pkg-config build (c++)"
+runpath "$tmp/hello-pc-cxx"
+run2 "$tmp/hello-pc-cxx"
 
 step "static libshoal.a (pkg-config --static)"
 $CC $CFLAGS $(pkg-config --cflags shoal) "$hello" -o "$tmp/hello-static" \
@@ -69,13 +100,15 @@ if command -v readelf >/dev/null && readelf -d "$tmp/hello-static" | grep -q 'li
 fi
 run2 "$tmp/hello-static"
 
-step "CMake find_package(Shoal)"
+step "CMake find_package(Shoal) (C and CXX targets)"
 if command -v cmake >/dev/null; then
-  cmake -S "$srcdir/tests/install" -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$root" \
+  cmake -S "$srcdir/tests/install" -B "$tmp/cmake" -DCMAKE_PREFIX_PATH="$root" -DSHOAL_TEST_LANGS="C;CXX" \
     -DCMAKE_C_COMPILER="$CC" -DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_EXE_LINKER_FLAGS="$LDFLAGS" \
-    -DHELLO_SOURCE="$hello" >"$tmp/cmake.log" 2>&1 &&
+    -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_CXX_FLAGS="$CXXFLAGS" -DEXPECT_GPU=none \
+    -DHELLO_SOURCE="$hello" -DHELLO_CXX_SOURCE="$hello_cxx" >"$tmp/cmake.log" 2>&1 &&
   cmake --build "$tmp/cmake" >>"$tmp/cmake.log" 2>&1 || { cat "$tmp/cmake.log"; fail "CMake build"; }
   run2 "$tmp/cmake/hello"
+  run2 "$tmp/cmake/hello_cxx"
 else
   fail "cmake not found (tools/install-deps.sh installs it)"
 fi
