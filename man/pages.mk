@@ -55,6 +55,7 @@ shoal_man3_pages = \
 	man/man3/shmem_malloc_with_hints.3 \
 	man/man3/shmem_udcflush.3 \
 	man/man3/shmemx_build_config.3 \
+	man/man3/shmemx_init_with_uniqueid.3 \
 	man/man3/shmem_char_put.3 \
 	man/man3/shmem_ctx_char_put.3 \
 	man/man3/shmem_ctx_double_put.3 \
@@ -1361,4 +1362,5 @@ shoal_man3_pages = \
 	man/man3/shmem_set_cache_inv.3 \
 	man/man3/shmem_set_cache_line_inv.3 \
 	man/man3/shmem_udcflush_line.3 \
-	man/man3/shmemx_info_env.3
+	man/man3/shmemx_info_env.3 \
+	man/man3/shmemx_get_uniqueid.3
