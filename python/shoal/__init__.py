@@ -96,6 +96,8 @@ def _torch_mod():
         if _torch is None:
             import torch
             _torch = torch
+        _shoal.set_torch_dtypes({getattr(_torch, k): v[0] for k, v in _DTYPES.items()
+                                 if hasattr(_torch, k)})
     return _torch
 
 
@@ -144,6 +146,8 @@ def init_with_uniqueid(uid, rank, nranks):
 def _after_init():
     n = _shoal.n_pes()
     _S.world = Group(_shoal.team_world(), 0, 1, n)
+    if "torch" in sys.modules:
+        _torch_mod()   # the fast path learns torch's dtypes
     _S.scratch = _shoal.malloc(8 * (_FREE_BATCH + 1))
     _S.scratch_all = _shoal.malloc(8 * (_FREE_BATCH + 1) * n)
     atexit.register(finalize)
@@ -340,13 +344,7 @@ def _stage(nbytes, cuda):
             _S.gpu_stage_addr = _shoal.gpu_malloc(size)
             _S.gpu_stage_bytes = size
         return _S.gpu_stage_addr
-    if nbytes > _S.stage_bytes:
-        if _S.stage_addr:
-            _shoal.free(_S.stage_addr)
-        size = max(nbytes, 1 << 16)
-        _S.stage_addr = _shoal.malloc(size)
-        _S.stage_bytes = size
-    return _S.stage_addr
+    return _shoal.stage(nbytes)
 
 
 def _copy_in(call, arg, info, cuda):
@@ -485,6 +483,10 @@ def _pair(call, out, inp, ratio_out=1, ratio_in=1):
 
 def all_reduce(out, inp=None, op=ReduceOp.SUM, group=None):
     """out = op over the group's inp (inp None or out: in place)."""
+    # The common case (host arrays on the heap) runs in C, in one call.
+    r = _shoal.fast_all_reduce(out, inp, op, group.handle if group else None)
+    if r is not NotImplemented:
+        return r
     _ensure()
     g = _team(group, "all_reduce")
     o, i = _pair("all_reduce", out, inp)

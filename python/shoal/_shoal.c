@@ -475,6 +475,172 @@ static PyObject *py_move(PyObject *self, PyObject *const *args, Py_ssize_t nargs
   Py_RETURN_NONE;
 }
 
+/* ---- the fast path ---------------------------------------------------------------- */
+/* The symmetric staging buffer collectives copy inputs into, grown
+ * collectively (sizes are the same on every PE, as collectives require). */
+static void *stage_addr;
+static size_t stage_bytes;
+
+static void *stage(size_t nbytes)
+{
+  if (nbytes <= stage_bytes) return stage_addr;
+  size_t size = nbytes < (1u << 16) ? (1u << 16) : nbytes;
+  void *p;
+  Py_BEGIN_ALLOW_THREADS
+  if (stage_addr) shmem_free(stage_addr);
+  p = shmem_malloc(size);
+  Py_END_ALLOW_THREADS
+  stage_addr = p;
+  stage_bytes = p ? size : 0;
+  if (!p) PyErr_Format(PyExc_MemoryError, "shoal: %zu bytes of staging do not fit in the "
+                       "symmetric heap (raise SHMEM_SYMMETRIC_SIZE)", nbytes);
+  return p;
+}
+
+static PyObject *py_stage(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+  (void)self;
+  NARGS("stage", 1);
+  NEED_INIT("stage");
+  size_t n;
+  if (arg_size(args[0], &n)) return NULL;
+  void *p = stage(n);
+  return p ? PyLong_FromVoidPtr(p) : NULL;
+}
+
+/* What the fast path needs of an array: host memory, C-contiguous, a dtype
+ * of the tables.  Returns 1 with *ti filled, 0 for "take the Python path"
+ * (which explains any error), -1 on a Python error. */
+typedef struct {
+  void *addr;
+  size_t nbytes, numel;
+  int dtype;
+} tinfo;
+static PyObject *torch_dtypes;   /* {torch.dtype: code}, set by __init__.py */
+static PyObject *s_data_ptr, *s_numel, *s_element_size, *s_is_contiguous, *s_is_cuda, *s_dtype;
+
+static int format_code(const char *f, Py_ssize_t itemsize)
+{
+  while (*f == '@' || *f == '=' || *f == '<') f++;
+  switch (f[0]) {
+  case 'b': return 0;
+  case 'h': return 1;
+  case 'i': return itemsize == 4 ? 2 : -1;
+  case 'l': case 'q': return itemsize == 8 ? 3 : -1;
+  case 'B': return 4;
+  case 'H': return 5;
+  case 'I': return itemsize == 4 ? 6 : -1;
+  case 'L': case 'Q': return itemsize == 8 ? 7 : -1;
+  case 'f': return 8;
+  case 'd': return 9;
+  case 'e': return 10;
+  case 'Z': return f[1] == 'f' ? 12 : f[1] == 'd' ? 13 : -1;
+  default: return -1;
+  }
+}
+
+static int fast_info(PyObject *o, tinfo *ti)
+{
+  if (PyObject_CheckBuffer(o)) {
+    Py_buffer b;
+    if (PyObject_GetBuffer(o, &b, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) != 0) {
+      PyErr_Clear();
+      return 0;
+    }
+    int code = b.format ? format_code(b.format, b.itemsize) : -1;
+    ti->addr = b.buf;
+    ti->nbytes = (size_t)b.len;
+    ti->numel = b.itemsize ? (size_t)(b.len / b.itemsize) : 0;
+    ti->dtype = code;
+    PyBuffer_Release(&b);
+    return code >= 0;
+  }
+  if (!torch_dtypes) return 0;
+  PyObject *dt = PyObject_GetAttr(o, s_dtype);
+  if (!dt) { PyErr_Clear(); return 0; }
+  PyObject *code = PyDict_GetItem(torch_dtypes, dt);   /* borrowed */
+  Py_DECREF(dt);
+  if (!code) return 0;
+  PyObject *cuda = PyObject_GetAttr(o, s_is_cuda);
+  if (!cuda) { PyErr_Clear(); return 0; }
+  int on_gpu = PyObject_IsTrue(cuda);
+  Py_DECREF(cuda);
+  if (on_gpu) return 0;
+  PyObject *contig = PyObject_CallMethodNoArgs(o, s_is_contiguous);
+  if (!contig) return -1;
+  int c = PyObject_IsTrue(contig);
+  Py_DECREF(contig);
+  if (c != 1) return 0;
+  PyObject *p = PyObject_CallMethodNoArgs(o, s_data_ptr);
+  PyObject *n = p ? PyObject_CallMethodNoArgs(o, s_numel) : NULL;
+  PyObject *es = n ? PyObject_CallMethodNoArgs(o, s_element_size) : NULL;
+  int ok = es != NULL;
+  if (ok) {
+    ti->addr = PyLong_AsVoidPtr(p);
+    ti->numel = PyLong_AsSize_t(n);
+    ti->nbytes = ti->numel * PyLong_AsSize_t(es);
+    ti->dtype = (int)PyLong_AsLong(code);
+    ok = !PyErr_Occurred();
+  }
+  Py_XDECREF(p);
+  Py_XDECREF(n);
+  Py_XDECREF(es);
+  return ok ? 1 : -1;
+}
+
+static bool on_my_heap(const tinfo *t)
+{
+  int me = shmem_my_pe();
+  return shmem_addr_accessible(t->addr, me) &&
+         (t->nbytes == 0 || shmem_addr_accessible((char *)t->addr + t->nbytes - 1, me));
+}
+
+/* all_reduce(out, inp, op, team) for the common case: host arrays of one
+ * dtype and size, both on the heap.  Returns NotImplemented for anything
+ * else; shoal/__init__.py then checks, explains and handles it. */
+static PyObject *py_fast_all_reduce(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+  (void)self;
+  NARGS("fast_all_reduce", 4);
+  if (initialized != 1) Py_RETURN_NOTIMPLEMENTED;
+  tinfo o, i;
+  int r = fast_info(args[0], &o);
+  if (r <= 0) { if (r < 0) return NULL; Py_RETURN_NOTIMPLEMENTED; }
+  if (args[1] == Py_None || args[1] == args[0]) i = o;
+  else if ((r = fast_info(args[1], &i)) <= 0) { if (r < 0) return NULL; Py_RETURN_NOTIMPLEMENTED; }
+  long op = PyLong_AsLong(args[2]);
+  if (op == -1 && PyErr_Occurred()) { PyErr_Clear(); Py_RETURN_NOTIMPLEMENTED; }
+  shmem_team_t t = args[3] == Py_None ? SHMEM_TEAM_WORLD : arg_team(args[3]);
+  if (PyErr_Occurred()) { PyErr_Clear(); Py_RETURN_NOTIMPLEMENTED; }
+  if (op < 0 || op >= N_OPS || o.dtype != i.dtype || o.numel != i.numel || !t ||
+      !reduce_table[o.dtype][op] || !on_my_heap(&o) || !on_my_heap(&i))
+    Py_RETURN_NOTIMPLEMENTED;
+  void *st = stage(i.nbytes);
+  if (!st) return NULL;
+  memcpy(st, i.addr, i.nbytes);
+  reduce_fn f = (reduce_fn)reduce_table[o.dtype][op];
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = f(t, o.addr, st, o.numel);
+  Py_END_ALLOW_THREADS
+  if (rc != 0) {
+    PyErr_SetString(PyExc_RuntimeError, "shoal.all_reduce: the reduction failed (see stderr)");
+    return NULL;
+  }
+  Py_INCREF(args[0]);
+  return args[0];
+}
+
+static PyObject *py_set_torch_dtypes(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+  (void)self;
+  NARGS("set_torch_dtypes", 1);
+  Py_XDECREF(torch_dtypes);
+  Py_INCREF(args[0]);
+  torch_dtypes = args[0];
+  Py_RETURN_NONE;
+}
+
 /* ---- point to point ------------------------------------------------------------ */
 static PyObject *py_putget(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -646,6 +812,9 @@ static PyMethodDef methods[] = {
     M("signal_wait_until", py_signal_wait, "(sig_addr, cmp, value) -> value"),
     M("quiet", py_quiet, "shmem_quiet (with an argument: shmem_fence)"),
     M("atomic", py_atomic, "(op, dtype, addr, value, cond, pe)"),
+    M("stage", py_stage, "(nbytes) -> the symmetric staging buffer, grown collectively"),
+    M("fast_all_reduce", py_fast_all_reduce, "(out, inp, op, team) or NotImplemented"),
+    M("set_torch_dtypes", py_set_torch_dtypes, "{torch.dtype: dtype code} for the fast path"),
     GPU_METHODS
 #undef M
     {NULL, NULL, 0, NULL},
@@ -657,6 +826,12 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_shoal", "Shoal's C 
 PyMODINIT_FUNC PyInit__shoal(void)
 {
   if (PyType_Ready(&BufferType) < 0) return NULL;
+  s_data_ptr = PyUnicode_InternFromString("data_ptr");
+  s_numel = PyUnicode_InternFromString("numel");
+  s_element_size = PyUnicode_InternFromString("element_size");
+  s_is_contiguous = PyUnicode_InternFromString("is_contiguous");
+  s_is_cuda = PyUnicode_InternFromString("is_cuda");
+  s_dtype = PyUnicode_InternFromString("dtype");
   PyObject *m = PyModule_Create(&module);
   if (!m) return NULL;
   Py_INCREF(&BufferType);
