@@ -250,7 +250,12 @@ def empty(shape, dtype="float32", device=None):
                         f"({', '.join(_DTYPES)})")
     if name == "bfloat16":
         want_torch = True
+    if _shoal.gpu and device is None:
+        device = "cuda"   # a GPU build's heap is this PE's GPU memory
     cuda = device is not None and str(device).startswith("cuda")
+    if _shoal.gpu and not cuda:
+        raise RuntimeError(f"shoal.empty: device={device!r}: in a GPU build the symmetric heap is "
+                           f"GPU memory (device='cuda')")
     if device is not None:
         want_torch = True
     if cuda and not _shoal.gpu:
@@ -272,7 +277,7 @@ def empty(shape, dtype="float32", device=None):
         torch = _torch_mod()
         tdt = getattr(torch, name)
         if cuda:
-            t = torch.as_tensor(buf, device="cuda")
+            t = torch.as_tensor(buf, device=f"cuda:{_shoal.gpu_device()}")
         else:
             t = torch.frombuffer(buf, dtype=torch.uint8) if nbytes else torch.empty(0, dtype=torch.uint8)
         return t.view(tdt).reshape(shape)
@@ -319,11 +324,19 @@ def _reclaim():
         agreed = mine
     else:
         k = _FREE_BATCH + 1
-        row = np.frombuffer(_shoal.Buffer(_S.scratch, 8 * k), dtype=np.int64)
+        row = np.zeros(k, np.int64)
         row[0] = len(mine)
         row[1:1 + len(mine)] = mine
-        _shoal.move(1, _S.world.handle, _S.scratch_all, _S.scratch, 8 * k, 0)
-        table = np.frombuffer(_shoal.Buffer(_S.scratch_all, 8 * k * n), dtype=np.int64).reshape(n, k)
+        if _shoal.gpu:   # the heap is GPU memory: the blocking host calls copy
+            _shoal.putget(0, _S.scratch, row.ctypes.data, 8 * k, _shoal.my_pe())
+            _shoal.move(1, _S.world.handle, _S.scratch_all, _S.scratch, 8 * k, 0)
+            table = np.zeros((n, k), np.int64)
+            _shoal.putget(1, table.ctypes.data, _S.scratch_all, 8 * k * n, _shoal.my_pe())
+        else:
+            np.frombuffer(_shoal.Buffer(_S.scratch, 8 * k), dtype=np.int64)[:] = row
+            _shoal.move(1, _S.world.handle, _S.scratch_all, _S.scratch, 8 * k, 0)
+            table = np.frombuffer(_shoal.Buffer(_S.scratch_all, 8 * k * n),
+                                  dtype=np.int64).reshape(n, k)
         agreed = set(mine)
         for r in range(n):
             agreed &= set(table[r, 1:1 + table[r, 0]].tolist())
@@ -571,6 +584,8 @@ def barrier(group=None):
     also frees the blocks every PE has collected."""
     _ensure()
     g = _team(group, "barrier")
+    if _shoal.gpu and _torch is not None:
+        _torch.cuda.current_stream().synchronize()   # collectives enqueued before it
     if g is _S.world:
         _reclaim()
     _shoal.team_sync(g.handle)
