@@ -23,6 +23,12 @@ SHOAL_TEST_NPS=${SHOAL_TEST_NPS:-1 2 4} "$top_src/tests/run-pe.sh" "$PYTHON" "$t
 # Debian's torch 1.13 on Python 3.11 fails its own default --redirects 0
 # (Std.from_str("0") is None there); 1 (stdout, also tee'd) parses.
 torchrun_std="--redirects 1 --tee 1"
+# The unique-id start, ranks started by tests/env-run.sh
+for np in 1 2 4; do
+  echo "== $here/test_uid.py with $np PEs (shoal.init_with_uniqueid)"
+  timeout "${SHOAL_TEST_TIMEOUT:-300}" "$top_src/tests/env-run.sh" -np "$np" "$PYTHON" "$here/test_uid.py" ||
+    { echo "FAIL: test_uid.py with $np PEs"; status=1; }
+done
 if "$PYTHON" -c "import torch.distributed.run" 2>/dev/null; then
   for np in ${SHOAL_TEST_TORCHRUN_NPS:-2 4}; do
     echo "== $test with $np PEs under torchrun"
