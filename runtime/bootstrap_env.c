@@ -215,7 +215,9 @@ static int env_init(shoal_boot *b)
     if (p && *p) port = env_int("SHOAL_BOOTSTRAP_PORT", 1, 65535);
     else if (st.size > 1) port = env_int("MASTER_PORT", 1, 65534) + 1;
     else port = 0;
-    if (st.rank == 0 && st.size > 1) listen_fd = listen_on(addr, port, NULL);
+    /* Every address: MASTER_ADDR may name this host by an address
+     * (127.0.1.1 from /etc/hosts) that other nodes cannot reach. */
+    if (st.rank == 0 && st.size > 1) listen_fd = listen_on(NULL, port, NULL);
   }
   b->rank = st.rank;
   b->size = st.size;
