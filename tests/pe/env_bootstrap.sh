@@ -11,6 +11,23 @@ for prog in tests/pe/test_rma tests/pe/test_amo tests/coll/test_reduce tests/col
   SHOAL_LAUNCHER=$top/tests/env-run.sh SHOAL_BOOTSTRAP=env "$top/tests/run-pe.sh" "$prog" || status=1
 done
 
+# C programs under torchrun itself (--no_python), when torch is installed.
+# (torch 1.13 on Python 3.11 needs --redirects 1 --tee 1: tests/python/run.sh.)
+py=${PYTHON:-/usr/bin/python3}
+if "$py" -c "import torch.distributed.run" 2>/dev/null; then
+  for np in 2 4; do
+    for prog in tests/pe/test_rma tests/coll/test_reduce; do
+      [ -x "$prog" ] || continue
+      echo "== $prog with $np PEs under torchrun"
+      env -u PMIX_NAMESPACE OMP_NUM_THREADS=1 timeout 300 "$py" -m torch.distributed.run --standalone \
+        --nproc_per_node $np --redirects 1 --tee 1 --no_python "$prog" > env_torchrun.out 2>&1 ||
+        { tail -20 env_torchrun.out; echo "FAIL: $prog with $np PEs under torchrun"; status=1; }
+      grep -h "Checks" env_torchrun.out | head -1
+    done
+  done
+  rm -f env_torchrun.out
+fi
+
 # expect WANTED-TEXT COMMAND...: must fail, quickly, saying WANTED-TEXT
 expect_error() {
   text=$1; shift
