@@ -352,6 +352,7 @@ def _stage(nbytes, cuda):
     if cuda:
         if nbytes > _S.gpu_stage_bytes:
             if _S.gpu_stage_addr:
+                _torch_mod().cuda.synchronize()   # enqueued collectives may still read it
                 _shoal.free(_S.gpu_stage_addr)
             size = max(nbytes, 1 << 16)
             _S.gpu_stage_addr = _shoal.gpu_malloc(size)

@@ -19,6 +19,12 @@ if ! "$PYTHON" -c "import numpy" 2>/dev/null; then
 fi
 test=$here/test_shoal.py
 status=0
+# A GPU build: the heap is GPU memory, so the GPU tests replace the CPU ones
+# (at 2 PEs, where CUDA torch is present; the GPU machine runs them).
+if "$PYTHON" -c "from shoal import _shoal; raise SystemExit(0 if _shoal.gpu else 1)" 2>/dev/null; then
+  SHOAL_TEST_NPS=${SHOAL_TEST_NPS:-2} "$top_src/tests/run-pe.sh" "$PYTHON" "$here/test_gpu.py"
+  exit $?
+fi
 SHOAL_TEST_NPS=${SHOAL_TEST_NPS:-1 2 4} "$top_src/tests/run-pe.sh" "$PYTHON" "$test" || status=1
 # Debian's torch 1.13 on Python 3.11 fails its own default --redirects 0
 # (Std.from_str("0") is None there); 1 (stdout, also tee'd) parses.
