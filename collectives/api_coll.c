@@ -7,7 +7,7 @@
 #include "collect.h"
 #include "fcollect.h"
 #ifdef SHOAL_HAVE_GPU
-#include "../runtime/gpu_lib.h"
+#include "../gpu/gpu_lib.h"
 #define GPU_MOVE(call, which, team, dest, src, bytes, root) \
   shoal_gpu_lib_move(call, which, team, dest, src, bytes, root)
 #else

@@ -4,7 +4,7 @@
 #include "reduce_scatter.h"
 
 #ifdef SHOAL_HAVE_GPU
-#include "../runtime/gpu_lib.h"
+#include "../gpu/gpu_lib.h"
 /* Integer (0 signed, 1 unsigned) or floating (2) type: how kernels see it. */
 static int reduce_kind(int type)
 {

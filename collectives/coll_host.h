@@ -34,7 +34,7 @@ static inline void coll_need_sym(const char *call, const char *arg, const void *
 }
 
 /* GPU builds: true when the call works on the symmetric GPU heap, so the
- * GPU runs it (block collectives kernels, runtime/gpu_lib.cu).  dest must
+ * GPU runs it (block collectives kernels, gpu/gpu_lib.cu).  dest must
  * then be in the GPU heap and source (where this PE reads it) GPU memory. */
 static inline bool coll_on_gpu(const char *call, const void *dest, size_t dbytes, const void *src,
                                bool src_read)

@@ -1,5 +1,5 @@
 /* What the runtime hands each GPU translation unit: plain C, shared by
- * device/state_gpu.h (nvcc/hipcc) and runtime/gpu_runtime.c (the C
+ * device/state_gpu.h (nvcc/hipcc) and gpu/gpu_runtime.c (the C
  * library). */
 #ifndef SHOAL_DEVICE_GPU_IMAGE_H
 #define SHOAL_DEVICE_GPU_IMAGE_H

@@ -2,7 +2,7 @@
  *
  * When shoal_dev_ptr() finds no mapping for a peer, the operation goes
  * through these calls.  On the CPU they enter the runtime's transport
- * (runtime/transport.h: libfabric, or an honest error); on a GPU they are
+ * (transport/transport.h: libfabric, or an honest error); on a GPU they are
  * posted to the host proxy.  Addresses are symmetric addresses in the
  * caller's own space; the transport turns them into offsets. */
 #ifndef SHOAL_DEVICE_REMOTE_H

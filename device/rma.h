@@ -44,4 +44,23 @@ SHOAL_FN void shoal_dev_iget(struct shoal_ctx *ctx, void *dest, const void *src,
   }
 }
 
+/* Blocked strided put/get (OpenSHMEM 1.6 ibput/ibget): nblocks blocks of
+ * bsize contiguous elements of size es; block b goes from src[b * sst] to
+ * dest[b * dst] (strides in elements, between the starts of blocks). */
+SHOAL_FN void shoal_dev_ibput(struct shoal_ctx *ctx, void *dest, const void *src, ptrdiff_t dst,
+                              ptrdiff_t sst, size_t bsize, size_t nblocks, size_t es, int pe)
+{
+  for (size_t b = 0; b < nblocks; b++)
+    shoal_dev_putmem(ctx, (char *)dest + (ptrdiff_t)b * dst * (ptrdiff_t)es,
+                     (const char *)src + (ptrdiff_t)b * sst * (ptrdiff_t)es, bsize * es, pe);
+}
+
+SHOAL_FN void shoal_dev_ibget(struct shoal_ctx *ctx, void *dest, const void *src, ptrdiff_t dst,
+                              ptrdiff_t sst, size_t bsize, size_t nblocks, size_t es, int pe)
+{
+  for (size_t b = 0; b < nblocks; b++)
+    shoal_dev_getmem(ctx, (char *)dest + (ptrdiff_t)b * dst * (ptrdiff_t)es,
+                     (const char *)src + (ptrdiff_t)b * sst * (ptrdiff_t)es, bsize * es, pe);
+}
+
 #endif

@@ -340,6 +340,61 @@ void shmem_set_cache_line_inv(void *dest);
 void shmem_udcflush(void);
 void shmem_udcflush_line(void *dest);
 
+/* ---- OpenSHMEM 1.6 additions -------------------------------------------- */
+/* `man shmem_ibput`, `shmem_signal_add`, `shmem_team_ptr`, `shmem_sum_inscan`,
+ * `shmem_ctx_session_start` document them. */
+#define SHMEM_CTX_SESSION_BATCH (1L << 0)
+#define SHMEM_CTX_SESSION_TOTAL_OPS (1L << 0)
+typedef struct {
+  size_t total_ops;
+} shmem_ctx_session_config_t;
+
+void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
+void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config,
+                             long config_mask);
+void shmem_ctx_session_stop(shmem_ctx_t ctx);
+
+#ifndef SHOAL_GPU_TU   /* GPU units get these from <shoal/gpu16.h> */
+void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_pe_quiet(const int *target_pes, size_t npes);
+void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes);
+#endif
+#define SHOAL_DECL_IBRMA(T, N) \
+  void shmem_##N##_ibput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
+                         size_t nblocks, int pe); \
+  void shmem_ctx_##N##_ibput(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, \
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe); \
+  void shmem_##N##_ibget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
+                         size_t nblocks, int pe); \
+  void shmem_ctx_##N##_ibget(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, \
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+#define SHOAL_DECL_IBRMA_SIZED(BITS, BYTES) \
+  void shmem_ibput##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
+                         size_t nblocks, int pe); \
+  void shmem_ctx_ibput##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, \
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe); \
+  void shmem_ibget##BITS(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
+                         size_t nblocks, int pe); \
+  void shmem_ctx_ibget##BITS(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, \
+                             ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);
+#ifndef SHOAL_GPU_TU
+SHOAL_RMA_TYPES(SHOAL_DECL_IBRMA)
+SHOAL_SIZED_RMA(SHOAL_DECL_IBRMA_SIZED)
+#else
+SHOAL_DECL_IBRMA(long double, longdouble)   /* host-only in GPU units */
+#endif
+#undef SHOAL_DECL_IBRMA
+#undef SHOAL_DECL_IBRMA_SIZED
+
+#define SHOAL_DECL_SCAN(T, N) \
+  int shmem_##N##_sum_inscan(shmem_team_t team, T *dest, const T *source, size_t nelems); \
+  int shmem_##N##_sum_exscan(shmem_team_t team, T *dest, const T *source, size_t nelems);
+SHOAL_REDUCE_ARITH_TYPES(SHOAL_DECL_SCAN)
+#undef SHOAL_DECL_SCAN
+
 #ifdef __cplusplus
 }
 #endif
@@ -350,6 +405,7 @@ void shmem_udcflush_line(void *dest);
 
 #if !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 #include <shoal/generic.h>
+#include <shoal/generic16.h>
 #endif
 
 #endif

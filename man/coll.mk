@@ -504,6 +504,61 @@ coll_man3_pages = \
 	man/man3/shmemx_ushort_or_reduce_scatter.3 \
 	man/man3/shmemx_ushort_prod_reduce_scatter.3 \
 	man/man3/shmemx_ushort_sum_reduce_scatter.3 \
-	man/man3/shmemx_ushort_xor_reduce_scatter.3
+	man/man3/shmemx_ushort_xor_reduce_scatter.3 \
+	man/man3/shmem_sum_inscan.3 \
+	man/man3/shmem_char_sum_exscan.3 \
+	man/man3/shmem_char_sum_inscan.3 \
+	man/man3/shmem_complexd_sum_exscan.3 \
+	man/man3/shmem_complexd_sum_inscan.3 \
+	man/man3/shmem_complexf_sum_exscan.3 \
+	man/man3/shmem_complexf_sum_inscan.3 \
+	man/man3/shmem_double_sum_exscan.3 \
+	man/man3/shmem_double_sum_inscan.3 \
+	man/man3/shmem_float_sum_exscan.3 \
+	man/man3/shmem_float_sum_inscan.3 \
+	man/man3/shmem_int16_sum_exscan.3 \
+	man/man3/shmem_int16_sum_inscan.3 \
+	man/man3/shmem_int32_sum_exscan.3 \
+	man/man3/shmem_int32_sum_inscan.3 \
+	man/man3/shmem_int64_sum_exscan.3 \
+	man/man3/shmem_int64_sum_inscan.3 \
+	man/man3/shmem_int8_sum_exscan.3 \
+	man/man3/shmem_int8_sum_inscan.3 \
+	man/man3/shmem_int_sum_exscan.3 \
+	man/man3/shmem_int_sum_inscan.3 \
+	man/man3/shmem_long_sum_exscan.3 \
+	man/man3/shmem_long_sum_inscan.3 \
+	man/man3/shmem_longdouble_sum_exscan.3 \
+	man/man3/shmem_longdouble_sum_inscan.3 \
+	man/man3/shmem_longlong_sum_exscan.3 \
+	man/man3/shmem_longlong_sum_inscan.3 \
+	man/man3/shmem_ptrdiff_sum_exscan.3 \
+	man/man3/shmem_ptrdiff_sum_inscan.3 \
+	man/man3/shmem_schar_sum_exscan.3 \
+	man/man3/shmem_schar_sum_inscan.3 \
+	man/man3/shmem_short_sum_exscan.3 \
+	man/man3/shmem_short_sum_inscan.3 \
+	man/man3/shmem_size_sum_exscan.3 \
+	man/man3/shmem_size_sum_inscan.3 \
+	man/man3/shmem_sum_exscan.3 \
+	man/man3/shmem_uchar_sum_exscan.3 \
+	man/man3/shmem_uchar_sum_inscan.3 \
+	man/man3/shmem_uint16_sum_exscan.3 \
+	man/man3/shmem_uint16_sum_inscan.3 \
+	man/man3/shmem_uint32_sum_exscan.3 \
+	man/man3/shmem_uint32_sum_inscan.3 \
+	man/man3/shmem_uint64_sum_exscan.3 \
+	man/man3/shmem_uint64_sum_inscan.3 \
+	man/man3/shmem_uint8_sum_exscan.3 \
+	man/man3/shmem_uint8_sum_inscan.3 \
+	man/man3/shmem_uint_sum_exscan.3 \
+	man/man3/shmem_uint_sum_inscan.3 \
+	man/man3/shmem_ulong_sum_exscan.3 \
+	man/man3/shmem_ulong_sum_inscan.3 \
+	man/man3/shmem_ulonglong_sum_exscan.3 \
+	man/man3/shmem_ulonglong_sum_inscan.3 \
+	man/man3/shmem_ushort_sum_exscan.3 \
+	man/man3/shmem_ushort_sum_inscan.3 \
+	man/man3/shmem_team_ptr.3
 dist_man3_MANS += $(coll_man3_pages)
 EXTRA_DIST += man/gen-coll-man.py

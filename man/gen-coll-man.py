@@ -294,6 +294,44 @@ fam("shmemx_reduce_scatter", "reduce, and give each PE of a team one block of th
      ("nreduce", "Elements per block.")],
     RC, pats=[r"shmemx_\w+_reduce_scatter"], see=[f"shmem_{o}_reduce" for o, _, _ in OPS], hdr="shmemx.h")
 
+# ---- OpenSHMEM 1.6 additions ----------------------------------------------
+fam("shmem_sum_inscan", "inclusive and exclusive prefix sums over a team (OpenSHMEM 1.6)",
+    ["int shmem_sum_inscan(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems);   /* C11 */",
+     "int shmem_sum_exscan(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems);   /* C11 */",
+     "int shmem_TYPENAME_sum_inscan(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems);",
+     "int shmem_TYPENAME_sum_exscan(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems);"],
+    "nelems separate prefix sums over the members of team, in team order.  On team PE i, "
+    "inscan gives dest[j] = source[j] of team PEs 0 to i added up; exscan adds team PEs 0 to "
+    "i - 1, and gives 0 on team PE 0.  Every member passes the same symmetric dest and source; "
+    "they are the same array (in place) or do not overlap.  No synchronization is needed "
+    "before the call: the scan waits until every member has entered before reading sources, "
+    "and no member returns before every read of its source is done.  Sums are computed in "
+    "team order on each PE, so equal prefixes give equal bits; integer sums wrap.  Written "
+    "once as device functions (collectives/scan.h).  On the symmetric GPU heap (GPU builds) "
+    "the host call stages the sum in host memory; inside kernels, "
+    ".BR shmemx_sum_inscan_block (3) "
+    "scans at block scope.",
+    [("team", "The team."), ("dest", "Symmetric, nelems elements: the result."),
+     ("source", "Symmetric, nelems elements: this PE's contribution."),
+     ("nelems", "Number of elements (separate scans).")],
+    RC, pats=[r"shmem_{T}_sum_inscan", r"shmem_{T}_sum_exscan", r"shmem_sum_exscan"],
+    see=["shmem_sum_reduce"] + TEAM_SEE, types="SHOAL_REDUCE_ARITH_TYPES")
+GENERIC_NAMES = {"shmem_sum_exscan"}   # C11 macros: not in the preprocessed headers
+fam("shmem_team_ptr", "local address of a symmetric object on a team member (OpenSHMEM 1.6)",
+    ["void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);"],
+    "Returns an address through which the calling PE can load and store dest on team PE pe "
+    "of team, as "
+    ".BR shmem_ptr (3) "
+    "does for world PEs: on the CPU target, the peer's mapped heap (PEs of the same node); "
+    "NULL when the peer is only reachable through the remote transport.  On GPU heap "
+    "addresses it returns the peer's device address (for kernels and copies); in GPU "
+    "translation units it is also a device function that kernels call.",
+    [("team", "A team handle."), ("dest", "Symmetric address on the calling PE."),
+     ("pe", "PE number in team.")],
+    "The address, or NULL when team is SHMEM_TEAM_INVALID, pe is not in [0, team size), or "
+    "the PE is not reachable by load/store.",
+    see=["shmem_team_translate_pe"] + TEAM_SEE, errors=False)
+
 
 def esc(s):
     return s.replace("\\", "\\\\").replace("-", "\\-") if False else s.replace("\\", "\\e")
@@ -329,7 +367,7 @@ def render(f, aliases):
 
 
 def main():
-    names = declared_names()
+    names = declared_names() | GENERIC_NAMES
     mandir = os.path.join(TOP, "man", "man3")
     pages = []
     taken = set()

@@ -90,6 +90,15 @@ void shmemx_quiet_on_stream(cudaStream_t stream);
 (and typed _put_on_stream, _get_on_stream, _put_signal_on_stream forms)" \
 "Enqueue an asynchronous copy between local memory and the symmetric GPU heap of PE \\\\fIpe\\\\fR on \\\\fIstream\\\\fR and return at once. The put_signal form enqueues the signal update after the copy; quiet_on_stream makes the stream's earlier transfers visible at system scope before its later work. All can be captured in a graph." "$al"
 
+al=""
+for t in float double char schar short int long longlong ptrdiff uchar ushort uint ulong ulonglong int8 int16 int32 int64 uint8 uint16 uint32 uint64 size; do
+  al="$al shmemx_${t}_sum_inscan_block shmemx_${t}_sum_exscan_block"
+done
+page shmemx_sum_inscan_block "OpenSHMEM 1.6 prefix sums called by one block on each PE of a team" \
+"__device__ int shmemx_TYPENAME_sum_inscan_block(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems);
+__device__ int shmemx_TYPENAME_sum_exscan_block(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems);" \
+"The kernel forms of \\\\fBshmem_sum_inscan\\\\fR(3): one block on each member PE calls with all its threads. On team PE i, dest[j] gets source[j] of team PEs 0 to i added up (inscan) or of team PEs 0 to i \\\\- 1 (exscan; 0 on team PE 0), in team order, between two team barriers. A source that is not symmetric, or dest == source (in place), goes through the team's scratch chunk by chunk; a dest that overlaps the source without being it stops the kernel with an error naming the call. TYPE: the integer types, float and double." "$al"
+
 page shoal_gpu "GPU PEs: the OpenSHMEM API inside CUDA and HIP kernels" \
 "#include <shmem.h>   /* compiled with nvcc or hipcc */
 #include <shmemx.h>" \

@@ -619,6 +619,93 @@ fam(name="shmemx_init_with_uniqueid", summary="start Shoal from a unique id (NVS
         "already initialized).",
     aliases=[r"shmemx_get_uniqueid"], see=["shmem_init", "shmem_finalize"])
 
+# ---- OpenSHMEM 1.6 additions ----------------------------------------------
+IBARGS = [("ctx", "The context to issue the operation on."),
+          ("dest", "Destination array: symmetric on PE pe (ibput), local (ibget)."),
+          ("source", "Source array: local (ibput), symmetric on PE pe (ibget)."),
+          ("dst", "Distance in elements between the starts of consecutive blocks in dest; at least bsize when nblocks > 1."),
+          ("sst", "Distance in elements between the starts of consecutive blocks in source; at least 1."),
+          ("bsize", "Number of contiguous elements per block."), ("nblocks", "Number of blocks."),
+          ("pe", "PE number of the remote PE, in SHMEM_TEAM_WORLD.")]
+for op, way in (("ibput", "to"), ("ibget", "from")):
+    rma_fam(op, f"copy blocks of strided data {way} a remote PE (OpenSHMEM 1.6)",
+            [f"void shmem_{op}(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);",
+             f"void shmem_{op}(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);"],
+            [f"void shmem_TYPENAME_{op}(TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);",
+             f"void shmem_ctx_TYPENAME_{op}(shmem_ctx_t ctx, TYPE *dest, const TYPE *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);",
+             f"void shmem_{op}SIZE(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);",
+             f"void shmem_ctx_{op}SIZE(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, int pe);"],
+            "Copies nblocks blocks of bsize contiguous elements: block b, the elements source[b*sst] "
+            "to source[b*sst + bsize - 1], goes to dest[b*dst] onward"
+            + (" on PE pe.  The routine returns when source may be reused; completion as for "
+               ".BR shmem_put (3)." if op == "ibput" else
+               ", reading source on PE pe.  The routine returns when dest holds the data.")
+            + "  With bsize 1 this is "
+            + (".BR shmem_iput (3)." if op == "ibput" else ".BR shmem_iget (3).")
+            + "  Strides count elements between the starts of blocks; blocks in dest may not "
+              "overlap (dst at least bsize), and a stride below 1 is an error.  A zero bsize or "
+              "nblocks moves nothing (NULL buffers are fine).  GPU heap addresses work from the "
+              "host and, in GPU translation units, inside kernels.",
+            IBARGS, mem=False, see=["shmem_iput", "shmem_iget", "shmem_put", "shmem_get"])
+for op, verb in (("add", "atomically adds signal to"), ("set", "atomically stores signal in")):
+    fam(name=f"shmem_signal_{op}",
+        summary=f"{'add to' if op == 'add' else 'set'} a remote signal word (OpenSHMEM 1.6)",
+        c11=[f"void shmem_signal_{op}(uint64_t *sig_addr, uint64_t signal, int pe);",
+             f"void shmem_signal_{op}(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);"],
+        typed=[f"void shmem_signal_{op}(uint64_t *sig_addr, uint64_t signal, int pe);",
+               f"void shmem_ctx_signal_{op}(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);"],
+        desc=f"shmem_signal_{op} {verb} the signal word sig_addr on PE pe, with the same "
+             "atomicity as the signal update of "
+             ".BR shmem_put_signal (3) "
+             "(so it combines with put_signal, "
+             ".BR shmem_signal_wait_until (3) "
+             "and "
+             ".BR shmem_signal_fetch (3)).  "
+             "It is complete after "
+             ".BR shmem_quiet (3) "
+             "on the same context.  The C11 name takes an optional leading ctx.  Works on GPU "
+             "heap addresses from the host, and inside kernels in GPU translation units.",
+        args=[("ctx", "The context to issue the operation on (the forms without ctx use SHMEM_CTX_DEFAULT)."),
+              ("sig_addr", "Symmetric address of the uint64_t signal word on PE pe."),
+              ("signal", "The value to " + ("add." if op == "add" else "store.")),
+              ("pe", "PE number of the remote PE.")],
+        aliases=[rf"shmem_ctx_signal_{op}"],
+        see=["shmem_signal_add" if op == "set" else "shmem_signal_set", "shmem_put_signal",
+             "shmem_signal_wait_until", "shmem_signal_fetch"])
+fam(name="shmem_pe_quiet", summary="complete the operations issued to some PEs (OpenSHMEM 1.6)",
+    c11=None,
+    typed=["void shmem_pe_quiet(const int *target_pes, size_t npes);",
+           "void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes);"],
+    desc="Returns when every put, AMO, put_signal and non-blocking get the calling PE issued on "
+         "the context (SHMEM_CTX_DEFAULT without ctx) to the PEs target_pes[0..npes-1] is "
+         "complete and visible, as "
+         ".BR shmem_quiet (3) "
+         "does for all PEs.  Shoal completes every outstanding operation of the context, which "
+         "gives the listed PEs that guarantee.  npes 0, or SHMEM_CTX_INVALID, does nothing; a PE "
+         "number out of range is an error.  Also a device function in GPU translation units.",
+    args=[("ctx", "The context."), ("target_pes", "Array of npes PE numbers."),
+          ("npes", "Number of PEs in target_pes.")],
+    aliases=[r"shmem_ctx_pe_quiet"], see=["shmem_quiet", "shmem_fence"])
+fam(name="shmem_ctx_session_start", summary="start or stop a communication session on a context (OpenSHMEM 1.6)",
+    c11=None,
+    typed=["void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config, long config_mask);",
+           "void shmem_ctx_session_stop(shmem_ctx_t ctx);", "",
+           "typedef struct { size_t total_ops; } shmem_ctx_session_config_t;",
+           "SHMEM_CTX_SESSION_BATCH        /* option: the context issues a batch */",
+           "SHMEM_CTX_SESSION_TOTAL_OPS    /* config_mask: use config->total_ops */"],
+    desc="A session tells the library how a context is about to be used (SHMEM_CTX_SESSION_BATCH: "
+         "many small puts and AMOs; total_ops: about how many RMA calls) until "
+         "shmem_ctx_session_stop.  Sessions are hints: they change no result, completion or "
+         "ordering.  Shoal already issues small operations on mapped peers as stores and on "
+         "libfabric without per-call completion, so it checks and accepts sessions and applies "
+         "nothing.  A second start on the same context combines its options.  With "
+         "SHMEM_CTX_INVALID both calls do nothing.  Unknown option or mask bits are ignored "
+         "(SHMEM_DEBUG=1 prints them).",
+    args=[("ctx", "The context."), ("options", "SHMEM_CTX_SESSION_BATCH, or 0."),
+          ("config", "Session parameters; may be NULL when config_mask is 0."),
+          ("config_mask", "SHMEM_CTX_SESSION_TOTAL_OPS to use config->total_ops, or 0 for the defaults.")],
+    aliases=[r"shmem_ctx_session_stop"], see=["shmem_ctx_create", "shmem_quiet"])
+
 # ---- rendering ----------------------------------------------------------
 def esc(s):
     s = s.replace("\\", "\\e")

@@ -908,6 +908,53 @@ shoal_gpu_man3_pages = \
 	man/man3/shmemx_getmem_on_stream.3 \
 	man/man3/shmemx_putmem_signal_on_stream.3 \
 	man/man3/shmemx_quiet_on_stream.3 \
+	man/man3/shmemx_sum_inscan_block.3 \
+	man/man3/shmemx_float_sum_inscan_block.3 \
+	man/man3/shmemx_float_sum_exscan_block.3 \
+	man/man3/shmemx_double_sum_inscan_block.3 \
+	man/man3/shmemx_double_sum_exscan_block.3 \
+	man/man3/shmemx_char_sum_inscan_block.3 \
+	man/man3/shmemx_char_sum_exscan_block.3 \
+	man/man3/shmemx_schar_sum_inscan_block.3 \
+	man/man3/shmemx_schar_sum_exscan_block.3 \
+	man/man3/shmemx_short_sum_inscan_block.3 \
+	man/man3/shmemx_short_sum_exscan_block.3 \
+	man/man3/shmemx_int_sum_inscan_block.3 \
+	man/man3/shmemx_int_sum_exscan_block.3 \
+	man/man3/shmemx_long_sum_inscan_block.3 \
+	man/man3/shmemx_long_sum_exscan_block.3 \
+	man/man3/shmemx_longlong_sum_inscan_block.3 \
+	man/man3/shmemx_longlong_sum_exscan_block.3 \
+	man/man3/shmemx_ptrdiff_sum_inscan_block.3 \
+	man/man3/shmemx_ptrdiff_sum_exscan_block.3 \
+	man/man3/shmemx_uchar_sum_inscan_block.3 \
+	man/man3/shmemx_uchar_sum_exscan_block.3 \
+	man/man3/shmemx_ushort_sum_inscan_block.3 \
+	man/man3/shmemx_ushort_sum_exscan_block.3 \
+	man/man3/shmemx_uint_sum_inscan_block.3 \
+	man/man3/shmemx_uint_sum_exscan_block.3 \
+	man/man3/shmemx_ulong_sum_inscan_block.3 \
+	man/man3/shmemx_ulong_sum_exscan_block.3 \
+	man/man3/shmemx_ulonglong_sum_inscan_block.3 \
+	man/man3/shmemx_ulonglong_sum_exscan_block.3 \
+	man/man3/shmemx_int8_sum_inscan_block.3 \
+	man/man3/shmemx_int8_sum_exscan_block.3 \
+	man/man3/shmemx_int16_sum_inscan_block.3 \
+	man/man3/shmemx_int16_sum_exscan_block.3 \
+	man/man3/shmemx_int32_sum_inscan_block.3 \
+	man/man3/shmemx_int32_sum_exscan_block.3 \
+	man/man3/shmemx_int64_sum_inscan_block.3 \
+	man/man3/shmemx_int64_sum_exscan_block.3 \
+	man/man3/shmemx_uint8_sum_inscan_block.3 \
+	man/man3/shmemx_uint8_sum_exscan_block.3 \
+	man/man3/shmemx_uint16_sum_inscan_block.3 \
+	man/man3/shmemx_uint16_sum_exscan_block.3 \
+	man/man3/shmemx_uint32_sum_inscan_block.3 \
+	man/man3/shmemx_uint32_sum_exscan_block.3 \
+	man/man3/shmemx_uint64_sum_inscan_block.3 \
+	man/man3/shmemx_uint64_sum_exscan_block.3 \
+	man/man3/shmemx_size_sum_inscan_block.3 \
+	man/man3/shmemx_size_sum_exscan_block.3 \
 	man/man3/shoal_gpu.3
 dist_man3_MANS += $(shoal_gpu_man3_pages)
 EXTRA_DIST += man/gen-gpu-man.sh

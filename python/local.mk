@@ -19,11 +19,11 @@ python_shoal__shoal_la_LIBADD = libshoal.la
 if HAVE_CUDA
 # CUDA builds: GPU tensors go through Shoal's _on_stream host forms, which
 # are templates in <shoal/gpu_x.h>: nvcc compiles them (gpu_stream.cu), and
-# the rule writes the libtool object as runtime/gpu.mk does for gpu_lib.lo.
+# the rule writes the libtool object as gpu/local.mk does for gpu_lib.lo.
 python_shoal__shoal_la_CPPFLAGS += -DSHOAL_PY_GPU $(CUDA_CPPFLAGS)
 python_shoal__shoal_la_LIBADD += python/shoal/gpu_stream.lo $(CUDA_LIBS) -lstdc++
 python/shoal/gpu_stream.lo: $(top_srcdir)/python/shoal/gpu_stream.cu $(top_srcdir)/python/shoal/gpu_stream.h \
-		runtime/gpu_lib.lo
+		gpu/gpu_lib.lo
 	@$(MKDIR_P) python/shoal/.libs
 	$(AM_V_GEN)$(GPU_LIB_CC) -I$(top_srcdir)/include -Igpu-include \
 	  -c $(top_srcdir)/python/shoal/gpu_stream.cu -o python/shoal/.libs/gpu_stream.o && \

@@ -2,7 +2,7 @@
  * same; the remote transport may keep per-context state (its own endpoint
  * or counters) so that quiet on one context does not wait for another. */
 #include "internal.h"
-#include "transport.h"
+#include "../transport/transport.h"
 
 #include <stdlib.h>
 

@@ -1,10 +1,10 @@
 /* Library setup: shmem_init builds the heap, maps the node's peers, starts
  * the remote transport for the rest, and sets up the predefined teams. */
 #include "internal.h"
-#include "transport.h"
+#include "../transport/transport.h"
 #include "../collectives/barrier.h"
 #ifdef SHOAL_HAVE_GPU
-#include "gpu.h"
+#include "../gpu/gpu.h"
 #endif
 
 #include <sched.h>

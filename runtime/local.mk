@@ -1,8 +1,6 @@
-# runtime/: bootstrap, heap, transports and the host API over device/.
-libshoal_la_SOURCES += runtime/internal.h runtime/transport.h \
+# runtime/: bootstrap, heap, environment and the host API over device/.
+libshoal_la_SOURCES += runtime/internal.h \
 	runtime/error.c runtime/env.c runtime/bootstrap.c runtime/bootstrap_env.c runtime/segment.c runtime/dataseg.c \
-	runtime/alloc.c runtime/heap.c runtime/init.c runtime/transport.c runtime/ctx.c \
+	runtime/alloc.c runtime/heap.c runtime/init.c runtime/ctx.c \
 	runtime/api_rma.c runtime/api_amo.c runtime/api_sync.c runtime/lock.c
-if HAVE_OFI
-libshoal_la_SOURCES += runtime/ofi.h runtime/transport_ofi.c runtime/ofi_amo.c
-endif
+libshoal_la_SOURCES += runtime/api_v16.c

@@ -342,4 +342,5 @@ SHOAL_GPU_FN(void, wait, (long *ivar, long v), (ivar, v), (shoal_dev_long_wait_u
 SHOAL_GPU_FN(void, wait_until, (long *ivar, int cmp, long v), (ivar, cmp, v), (shoal_dev_long_wait_until(ivar, cmp, v)))
 
 #include "gpu_x.h"
+#include "gpu16.h"
 #endif

@@ -17,6 +17,7 @@ int shoalh_team_my_pe(shmem_team_t team) __asm__("shmem_team_my_pe");
 int shoalh_team_n_pes(shmem_team_t team) __asm__("shmem_team_n_pes");
 int shoalh_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)
     __asm__("shmem_team_translate_pe");
+void *shoalh_team_ptr(shmem_team_t team, const void *dest, int pe) __asm__("shmem_team_ptr");
 extern shmem_team_t shoalh_team_world __asm__("SHMEM_TEAM_WORLD");
 extern shmem_team_t shoalh_team_shared __asm__("SHMEM_TEAM_SHARED");
 extern shmem_ctx_t shoalh_ctx_default __asm__("SHMEM_CTX_DEFAULT");
@@ -27,4 +28,5 @@ extern shmem_ctx_t shoalh_ctx_default __asm__("SHMEM_CTX_DEFAULT");
 #define shmem_team_my_pe shoalh_team_my_pe
 #define shmem_team_n_pes shoalh_team_n_pes
 #define shmem_team_translate_pe shoalh_team_translate_pe
+#define shmem_team_ptr shoalh_team_ptr
 #endif

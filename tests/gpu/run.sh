@@ -54,6 +54,7 @@ build libmtu.so $SHARED $T/mtu_lib.cu &
 build libmtu_dl.so $SHARED $T/mtu_dl.cu &
 build test_device $T/test_device.cu &
 build test_coll $T/test_coll.cu &
+build test_v16 $T/test_v16.cu &
 # The host API on GPU memory from plain C: no GPU compiler, no GPU headers.
 echo "  CC       test_host"
 rm -f "$O/test_host.FAILED"
@@ -83,7 +84,7 @@ status=0
 nps=2; [ "$ngpu" -ge 4 ] && nps="2 4"; [ "$ngpu" -lt 2 ] && nps=1
 nps=${SHOAL_GPU_NPS:-$nps}
 for np in $nps; do
-  for p in test_host test_device test_coll "test_multi_tu $O/libmtu_dl.so" ring_put_signal fused_allreduce; do
+  for p in test_host test_device test_coll test_v16 "test_multi_tu $O/libmtu_dl.so" ring_put_signal fused_allreduce; do
     echo "== $p with $np PEs"
     if ! launch "$np" $O/$p; then echo "FAIL: $p with $np PEs"; status=1; fi
   done

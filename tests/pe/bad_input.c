@@ -66,6 +66,17 @@ int main(int argc, char **argv)
   if (!strcmp(c, "wait_cmp")) shmem_int_wait_until(sym, 42, 0);
   if (!strcmp(c, "test_cmp")) (void)shmem_long_test((long *)sym, -1, 0);
   if (!strcmp(c, "signal_op")) shmem_putmem_signal(sym, local_int, 4, sig, 1, 7, 0);
+  /* OpenSHMEM 1.6 routines */
+  if (!strcmp(c, "ibput_nonsym")) shmem_int_ibput(local_int, sym, 2, 1, 2, 2, 0);
+  if (!strcmp(c, "ibput_overlap")) shmem_int_ibput(sym, local_int, 1, 2, 2, 3, 0);
+  if (!strcmp(c, "ibget_stride")) shmem_ibget64(local_int, sym, 2, 0, 1, 2, 0);
+  if (!strcmp(c, "signal_add_nonsym")) shmem_signal_add(&local_sig, 1, 0);
+  if (!strcmp(c, "signal_set_pe")) shmem_ctx_signal_set(SHMEM_CTX_DEFAULT, sig, 1, n + 3);
+  if (!strcmp(c, "pe_quiet_pe")) shmem_pe_quiet(&n, 1);
+  if (!strcmp(c, "scan_nonsym")) shmem_int_sum_inscan(SHMEM_TEAM_WORLD, sym, local_int, 4);
+  if (!strcmp(c, "scan_overlap")) shmem_int_sum_exscan(SHMEM_TEAM_WORLD, sym + 1, sym, 4);
+  if (!strcmp(c, "session_config"))
+    shmem_ctx_session_start(SHMEM_CTX_DEFAULT, SHMEM_CTX_SESSION_BATCH, NULL, SHMEM_CTX_SESSION_TOTAL_OPS);
   if (!strcmp(c, "after_finalize")) {
     shmem_finalize();
     shmem_int_p(sym_int, 1, 0);

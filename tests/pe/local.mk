@@ -42,3 +42,9 @@ tests_pe_test_generic_SOURCES = tests/pe/test_generic.c
 tests_pe_test_generic_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_pe_test_generic_CFLAGS = $(AM_CFLAGS) -std=c11
 tests_pe_test_generic_LDADD = $(TEST_LDADD)
+# OpenSHMEM 1.6 additions; C11 for the generic names.
+PE_TESTS += tests/pe/test_v16
+tests_pe_test_v16_SOURCES = tests/pe/test_v16.c
+tests_pe_test_v16_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_pe_test_v16_CFLAGS = $(AM_CFLAGS) -std=c11
+tests_pe_test_v16_LDADD = $(TEST_LDADD)

@@ -19,9 +19,9 @@ START_TEST(test_query)
   int major = 0, minor = -1;
   shmem_info_get_version(&major, &minor);
   ck_assert_int_eq(major, 1);
-  ck_assert_int_eq(minor, 5);
+  ck_assert_int_eq(minor, 6);   /* OpenSHMEM 1.6 */
   ck_assert_int_eq(SHMEM_MAJOR_VERSION, 1);
-  ck_assert_int_eq(SHMEM_MINOR_VERSION, 5);
+  ck_assert_int_eq(SHMEM_MINOR_VERSION, 6);
   char name[SHMEM_MAX_NAME_LEN];
   memset(name, 'x', sizeof name);
   shmem_info_get_name(name);

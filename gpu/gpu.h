@@ -1,0 +1,33 @@
+/* The small GPU interface under the GPU runtime: one implementation per
+ * vendor (gpu_cuda.c, gpu_hip.c), the rest (gpu_runtime.c) is shared.
+ * Every call returns NULL on success or the vendor's error text. */
+#ifndef SHOAL_GPU_GPU_H
+#define SHOAL_GPU_GPU_H
+
+#include <stddef.h>
+
+typedef struct shoal_gpu_ipc { unsigned char bytes[64]; } shoal_gpu_ipc;
+
+SHOAL_HIDDEN const char *shoal_gpu_v_name(void);   /* "CUDA", "HIP" */
+SHOAL_HIDDEN const char *shoal_gpu_v_count(int *n);
+SHOAL_HIDDEN const char *shoal_gpu_v_set_device(int dev);
+/* Device memory for the symmetric heap.  On AMD it is fine-grained, so
+ * flags and signals written by peers are seen without cache flushes. */
+SHOAL_HIDDEN const char *shoal_gpu_v_malloc(void **p, size_t n);
+SHOAL_HIDDEN void shoal_gpu_v_free(void *p);
+SHOAL_HIDDEN const char *shoal_gpu_v_memset(void *p, int v, size_t n);
+/* Synchronous copy between any two addresses (host or device). */
+SHOAL_HIDDEN const char *shoal_gpu_v_memcpy(void *d, const void *s, size_t n);
+SHOAL_HIDDEN const char *shoal_gpu_v_ipc_get(void *p, shoal_gpu_ipc *h);
+SHOAL_HIDDEN const char *shoal_gpu_v_ipc_open(const shoal_gpu_ipc *h, void **p);
+SHOAL_HIDDEN void shoal_gpu_v_ipc_close(void *p);
+/* Is p device memory (cudaMalloc/hipMalloc, symmetric or not)? */
+SHOAL_HIDDEN int shoal_gpu_v_is_device(const void *p);
+/* Bus id of the device, for messages. */
+SHOAL_HIDDEN void shoal_gpu_v_bus_id(int dev, char *buf, int len);
+
+/* The GPU runtime (gpu_runtime.c), called from runtime/init.c. */
+SHOAL_HIDDEN int shoal_gpu_init(void);
+SHOAL_HIDDEN void shoal_gpu_fini(void);
+
+#endif

@@ -1,0 +1,68 @@
+/* The GPU interface of gpu/gpu.h over the CUDA runtime API. */
+#include "../runtime/internal.h"
+#include "gpu.h"
+
+#include <cuda_runtime_api.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) return cudaGetErrorString(e_); } while (0)
+
+_Static_assert(sizeof(cudaIpcMemHandle_t) <= sizeof(shoal_gpu_ipc), "IPC handle size");
+
+const char *shoal_gpu_v_name(void) { return "CUDA"; }
+const char *shoal_gpu_v_count(int *n) { CK(cudaGetDeviceCount(n)); return NULL; }
+/* Host-initiated copies run on their own non-blocking stream: they must
+ * not queue behind a user kernel that may be waiting for them. */
+static cudaStream_t copy_stream;
+
+const char *shoal_gpu_v_set_device(int dev)
+{
+  CK(cudaSetDevice(dev));
+  CK(cudaFree(0));
+  if (!copy_stream) CK(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking));
+  return NULL;
+}
+const char *shoal_gpu_v_malloc(void **p, size_t n) { CK(cudaMalloc(p, n)); return NULL; }
+void shoal_gpu_v_free(void *p) { (void)cudaFree(p); }
+const char *shoal_gpu_v_memset(void *p, int v, size_t n)
+{
+  CK(cudaMemsetAsync(p, v, n, copy_stream));
+  CK(cudaStreamSynchronize(copy_stream));
+  return NULL;
+}
+const char *shoal_gpu_v_memcpy(void *d, const void *s, size_t n)
+{
+  CK(cudaMemcpyAsync(d, s, n, cudaMemcpyDefault, copy_stream));
+  CK(cudaStreamSynchronize(copy_stream));
+  return NULL;
+}
+const char *shoal_gpu_v_ipc_get(void *p, shoal_gpu_ipc *h)
+{
+  cudaIpcMemHandle_t ch;
+  CK(cudaIpcGetMemHandle(&ch, p));
+  memset(h, 0, sizeof *h);
+  memcpy(h->bytes, &ch, sizeof ch);
+  return NULL;
+}
+const char *shoal_gpu_v_ipc_open(const shoal_gpu_ipc *h, void **p)
+{
+  cudaIpcMemHandle_t ch;
+  memcpy(&ch, h->bytes, sizeof ch);
+  CK(cudaIpcOpenMemHandle(p, ch, cudaIpcMemLazyEnablePeerAccess));
+  return NULL;
+}
+void shoal_gpu_v_ipc_close(void *p) { (void)cudaIpcCloseMemHandle(p); }
+void shoal_gpu_v_bus_id(int dev, char *buf, int len)
+{
+  if (cudaDeviceGetPCIBusId(buf, len, dev) != cudaSuccess) snprintf(buf, (size_t)len, "device %d", dev);
+}
+int shoal_gpu_v_is_device(const void *p)
+{
+  struct cudaPointerAttributes a;
+  if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+}

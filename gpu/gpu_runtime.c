@@ -1,0 +1,313 @@
+/* The GPU runtime: one GPU per PE, the symmetric heap in its memory, peers
+ * mapped through IPC handles, and the device state every GPU translation
+ * unit keeps in __constant__ memory (device/state_gpu.h).
+ *
+ * The heap is [internal | user] like the CPU heap: the internal part holds
+ * each team slot's sync words and scratch for the collectives kernels run,
+ * at the same offsets as in the host heap, so a team's device copy differs
+ * from the host one only in where sync and scratch point. */
+#include "../runtime/internal.h"
+#include "gpu.h"
+#include "gpu_lib.h"
+#include "../teams/team.h"
+#include "../device/gpu_image.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef const char *(*shoal_gpu_load_fn)(const shoal_gpu_dstate *img);
+
+static struct {
+  int on;
+  int device;
+  char *base;          /* my GPU heap: [internal | user] */
+  size_t size, internal;
+  char **peer;         /* [n_pes] peers' heaps as mapped here (host copy) */
+  char **peer_dev;     /* the same table in device memory */
+  shoal_team *team_dev;
+  shoal_gpu_dstate img;
+  pthread_mutex_t lock;
+  shoal_gpu_load_fn *loaders;
+  int n_loaders, cap_loaders;
+} g = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static _Noreturn void gpu_fail(const char *call, const char *what, const char *err)
+{
+  shoal_error(call, "%s: %s (%s)", what, err, shoal_gpu_v_name());
+}
+#define GPU_CK(call, what, expr) do { const char *e_ = (expr); if (e_) gpu_fail(call, what, e_); } while (0)
+
+/* Fill one unit's state, or stop the job naming the failure. */
+static void load_unit(shoal_gpu_load_fn fn)
+{
+  const char *err = fn(&g.img);
+  if (err)
+    shoal_error("shmem_init", "loading the device state into a GPU translation unit failed: %s "
+                "(is the unit built for this GPU's architecture?)", err);
+}
+
+static void load_all_units(void)
+{
+  pthread_mutex_lock(&g.lock);
+  for (int i = 0; i < g.n_loaders; i++) load_unit(g.loaders[i]);
+  pthread_mutex_unlock(&g.lock);
+}
+
+SHOAL_API void shoalx_gpu_register_tu(shoal_gpu_load_fn fn)
+{
+  pthread_mutex_lock(&g.lock);
+  if (g.n_loaders == g.cap_loaders) {
+    int cap = g.cap_loaders ? 2 * g.cap_loaders : 16;
+    shoal_gpu_load_fn *n = realloc(g.loaders, (size_t)cap * sizeof *n);
+    if (!n) {
+      pthread_mutex_unlock(&g.lock);
+      fprintf(stderr, "shoal: error: out of memory registering a GPU translation unit\n");
+      abort();
+    }
+    g.loaders = n;
+    g.cap_loaders = cap;
+  }
+  g.loaders[g.n_loaders++] = fn;
+  /* A unit loaded after shmem_init (dlopen) gets the state at once. */
+  if (g.on) load_unit(fn);
+  pthread_mutex_unlock(&g.lock);
+}
+
+SHOAL_API void shoalx_gpu_unregister_tu(shoal_gpu_load_fn fn)
+{
+  pthread_mutex_lock(&g.lock);
+  for (int i = 0; i < g.n_loaders; i++)
+    if (g.loaders[i] == fn) {
+      g.loaders[i] = g.loaders[--g.n_loaders];
+      break;
+    }
+  pthread_mutex_unlock(&g.lock);
+}
+
+/* The device copy of a host team: same members, sync, scratch and pushbox
+ * moved to the GPU heap.  Kernels use the dissemination barrier (each PE polls only
+ * its own memory; the counter barrier would poll one GPU over the link). */
+static void team_to_device(const shoal_team *t)
+{
+  if (t->slot < 0 || t->slot >= g.img.n_slots)
+    shoal_error("shmem_team_split_strided", "team slot %d has no place in the kernels' team table "
+                "(at most %d teams in a GPU build: lower SHOAL_MAX_TEAMS)", t->slot, g.img.n_slots);
+  shoal_team d = *t;
+  size_t sync_off = (size_t)((char *)t->sync - (char *)shoal_rt.heap_seg.base);
+  size_t scratch_off = (size_t)(t->scratch - (char *)shoal_rt.heap_seg.base);
+  size_t chan_off = (size_t)((char *)t->chan - (char *)shoal_rt.heap_seg.base);
+  d.sync = (uint64_t *)(g.base + sync_off);
+  d.chan = (uint64_t *)(g.base + chan_off);
+  d.scratch = t->scratch ? g.base + scratch_off : NULL;
+  d.pushbox = t->pushbox ? g.base + (size_t)(t->pushbox - (char *)shoal_rt.heap_seg.base) : NULL;
+  d.all_mapped = 0;
+  d.parent = NULL;
+  GPU_CK("shmem_init", "copying a team to the GPU",
+         shoal_gpu_v_memcpy(&g.team_dev[t->slot], &d, sizeof d));
+  g.img.team_key[t->slot] = t;
+}
+
+int shoal_gpu_init(void)
+{
+  const char *call = "shmem_init";
+  int me = shoal_dstate.my_pe, n = shoal_dstate.n_pes;
+  int count = 0;
+  const char *err = shoal_gpu_v_count(&count);
+  if (err || count < 1) {
+    const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+    if (!vis) vis = getenv("HIP_VISIBLE_DEVICES");
+    shoal_error(call, "this is a GPU build of Shoal (%s) and PE %d sees no GPU (%s; visible devices: "
+                "%s)", shoal_gpu_v_name(), me, err ? err : "0 devices", vis ? vis : "all");
+  }
+  /* One GPU per PE: the local rank picks it, SHOAL_GPU_DEVICE overrides. */
+  int dev = shoal_rt.boot.local_rank % count;
+  const char *envdev = getenv("SHOAL_GPU_DEVICE");
+  if (envdev && *envdev) {
+    char *end;
+    long v = strtol(envdev, &end, 10);
+    if (*end || v < 0 || v >= count)
+      shoal_error(call, "SHOAL_GPU_DEVICE=%s is not a device number in [0, %d)", envdev, count);
+    dev = (int)v;
+  }
+  if (shoal_rt.boot.local_size > count && !envdev)
+    shoal_warn("%d PEs on this node share %d GPUs", shoal_rt.boot.local_size, count);
+  GPU_CK(call, "selecting the GPU", shoal_gpu_v_set_device(dev));
+  g.device = dev;
+  if (shoal_rt.env.max_teams > SHOAL_GPU_MAX_TEAMS)
+    shoal_error(call, "SHOAL_MAX_TEAMS=%d: a GPU build allows at most %d teams", shoal_rt.env.max_teams,
+                SHOAL_GPU_MAX_TEAMS);
+
+  g.internal = shoal_rt.internal_size;
+  g.size = shoal_rt.internal_size + shoal_rt.user_size;
+  void *base;
+  err = shoal_gpu_v_malloc(&base, g.size);
+  if (err)
+    shoal_error(call, "PE %d cannot allocate its %zu-byte symmetric heap on the GPU: %s (lower "
+                "SHMEM_SYMMETRIC_SIZE)", me, g.size, err);
+  g.base = base;
+  GPU_CK(call, "clearing the GPU heap", shoal_gpu_v_memset(g.base, 0, g.size));
+
+  /* Exchange IPC handles; map every peer of my node. */
+  struct card { int ok; int dev; size_t size; shoal_gpu_ipc h; char bus[32]; } mine, *cards;
+  memset(&mine, 0, sizeof mine);
+  mine.dev = dev;
+  mine.size = g.size;
+  mine.ok = shoal_gpu_v_ipc_get(g.base, &mine.h) == NULL;
+  shoal_gpu_v_bus_id(dev, mine.bus, sizeof mine.bus);
+  cards = calloc((size_t)n, sizeof *cards);
+  g.peer = calloc((size_t)n, sizeof *g.peer);
+  if (!cards || !g.peer) shoal_error(call, "out of memory");
+  shoal_boot_allgather(&mine, cards, sizeof mine);
+  for (int i = 0; i < n; i++) {
+    if (i == me) { g.peer[i] = g.base; continue; }
+    if (shoal_rt.boot.node_of[i] != shoal_rt.boot.node_id) continue;   /* not reachable yet */
+    if (!cards[i].ok) shoal_error(call, "PE %d could not export its GPU heap", i);
+    if (cards[i].size != g.size)
+      shoal_error(call, "PE %d has a %zu-byte GPU heap, PE %d %zu bytes: set SHMEM_SYMMETRIC_SIZE the "
+                  "same on every PE", i, cards[i].size, me, g.size);
+    void *p = NULL;
+    err = shoal_gpu_v_ipc_open(&cards[i].h, &p);
+    if (err)
+      shoal_error(call, "PE %d (GPU %s) cannot map the GPU heap of PE %d (GPU %s): %s; device-initiated "
+                  "communication needs peer access between the GPUs (NVLink or PCIe P2P)", me, mine.bus,
+                  i, cards[i].bus, err);
+    g.peer[i] = p;
+  }
+  free(cards);
+
+  GPU_CK(call, "allocating the peer table", shoal_gpu_v_malloc((void **)&g.peer_dev, (size_t)n * sizeof(char *)));
+  GPU_CK(call, "copying the peer table", shoal_gpu_v_memcpy(g.peer_dev, g.peer, (size_t)n * sizeof(char *)));
+  g.img.n_slots = shoal_rt.env.max_teams;
+  GPU_CK(call, "allocating the team table",
+         shoal_gpu_v_malloc((void **)&g.team_dev, (size_t)g.img.n_slots * sizeof(shoal_team)));
+  GPU_CK(call, "clearing the team table", shoal_gpu_v_memset(g.team_dev, 0, (size_t)g.img.n_slots * sizeof(shoal_team)));
+
+  g.img.s.my_pe = me;
+  g.img.s.n_pes = n;
+  g.img.s.heap_base = g.base;
+  g.img.s.heap_size = g.size;
+  g.img.s.peer_heap = g.peer_dev;
+  for (int i = 0; i < n && i < SHOAL_GPU_NEAR_PEERS; i++) g.img.peer_heap_near[i] = g.peer[i];
+  g.img.device = dev;
+  g.img.team_dev = g.team_dev;
+  team_to_device(SHMEM_TEAM_WORLD);
+  team_to_device(SHMEM_TEAM_SHARED);
+  team_to_device(SHMEMX_TEAM_NODE);
+
+  /* shmem_malloc now hands out GPU memory. */
+  shoal_rt.user_heap = g.base + g.internal;
+  g.on = 1;
+  load_all_units();
+  shoal_debug("GPU runtime: PE %d on %s device %d (%s), %zu-byte GPU heap, %d units", me,
+              shoal_gpu_v_name(), dev, mine.bus, g.size, g.n_loaders);
+  return 0;
+}
+
+void shoal_gpu_fini(void)
+{
+  if (!g.on) return;
+  g.on = 0;
+  int n = shoal_dstate.n_pes;
+  for (int i = 0; i < n; i++)
+    if (g.peer[i] && g.peer[i] != g.base) shoal_gpu_v_ipc_close(g.peer[i]);
+  shoal_boot_barrier();   /* nobody maps my heap any more */
+  shoal_gpu_v_free(g.peer_dev);
+  shoal_gpu_v_free(g.team_dev);
+  shoal_gpu_v_free(g.base);
+  free(g.peer);
+  memset(&g.img, 0, sizeof g.img);
+  g.peer = NULL;
+  g.base = NULL;
+}
+
+/* ---- entry points for GPU translation units ------------------------------ */
+SHOAL_API int shoalx_gpu_heap_has(const void *addr)
+{
+  return g.on && shoal_region_offset(addr, g.base, g.size) != SIZE_MAX;
+}
+
+SHOAL_API void *shoalx_gpu_peer_ptr(const void *addr, int pe)
+{
+  return shoal_gpu_peer(addr, pe);
+}
+
+/* ---- host calls on GPU memory (runtime/internal.h) ----------------------- */
+bool shoal_gpu_owns(const void *addr, size_t bytes)
+{
+  if (!g.on) return false;
+  size_t off = shoal_region_offset(addr, g.base, g.size);
+  return off != SIZE_MAX && bytes <= g.size - off;
+}
+
+void *shoal_gpu_peer(const void *addr, int pe)
+{
+  if (!g.on || (unsigned)pe >= (unsigned)shoal_dstate.n_pes) return NULL;
+  size_t off = shoal_region_offset(addr, g.base, g.size);
+  if (off == SIZE_MAX || !g.peer[pe]) return NULL;
+  return g.peer[pe] + off;
+}
+
+void shoal_gpu_copy(const char *call, void *dest, const void *src, size_t n)
+{
+  if (n) GPU_CK(call, "copy", shoal_gpu_v_memcpy(dest, src, n));
+}
+
+bool shoal_gpu_is_device(const void *addr) { return shoal_gpu_v_is_device(addr) != 0; }
+
+void shoal_gpu_fill(const char *call, void *dest, int v, size_t n)
+{
+  if (n) GPU_CK(call, "fill", shoal_gpu_v_memset(dest, v, n));
+}
+
+static void *peer_or_fail(const char *what, const void *addr, size_t n, int pe)
+{
+  void *r = shoal_gpu_peer(addr, pe);
+  if (!r)
+    shoal_error(what, "PE %d's GPU heap is not mapped into this PE's GPU (PE %d is on another node); "
+                "transfers to it need the fabric proxy, which this build does not have", pe, pe);
+  if (!shoal_gpu_owns(addr, n))
+    shoal_error(what, "%zu bytes from %p run past the end of the symmetric GPU heap", n, addr);
+  return r;
+}
+
+void shoal_gpu_rma(int is_put, void *dest, const void *src, size_t n, int pe)
+{
+  const char *what = is_put ? "put to GPU memory" : "get from GPU memory";
+  if (is_put) shoal_gpu_copy(what, peer_or_fail(what, dest, n, pe), src, n);
+  else shoal_gpu_copy(what, dest, peer_or_fail(what, src, n, pe), n);
+}
+
+void shoal_gpu_amo(int op, int dtype, void *dest, const void *operand, const void *compare, void *result, int pe)
+{
+  size_t size = (dtype == SHOAL_DT_I32 || dtype == SHOAL_DT_U32 || dtype == SHOAL_DT_F32) ? 4 : 8;
+  shoal_gpu_lib_amo(op, dtype, peer_or_fail("atomic on GPU memory", dest, size, pe), operand, compare, result);
+}
+
+void shoal_gpu_team_created(shmem_team_t team)
+{
+  if (team == SHMEM_TEAM_INVALID || !g.on || team->slot < 0) return;
+  shoal_team *t = team;
+  size_t slot_bytes = (size_t)(t->scratch - (char *)t->sync) + t->scratch_size;
+  size_t sync_off = (size_t)((char *)t->sync - (char *)shoal_rt.heap_seg.base);
+  /* Fresh sync words and scratch on every member before any kernel uses
+   * the team: the small all-reduce polls its pushbox for flags, which a
+   * leftover of an earlier team in this slot must not hold. */
+  GPU_CK("shmem_team_split_strided", "clearing the team's GPU sync words and scratch",
+         shoal_gpu_v_memset(g.base + sync_off, 0, slot_bytes));
+  pthread_mutex_lock(&g.lock);
+  team_to_device(t);
+  pthread_mutex_unlock(&g.lock);
+  load_all_units();
+  shmem_team_sync(team);
+}
+
+void shoal_gpu_team_destroying(shmem_team_t team)
+{
+  if (team == SHMEM_TEAM_INVALID || !g.on) return;
+  if (team->slot >= 0 && team->slot < g.img.n_slots && g.img.team_key[team->slot] == team) {
+    g.img.team_key[team->slot] = NULL;
+    load_all_units();
+  }
+}
