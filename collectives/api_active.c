@@ -38,6 +38,16 @@ void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync)
   shoal_coll_barrier(t);
 }
 
+/* Parenthesized: <shoal/generic.h> makes shmem_sync a macro (with one
+ * argument, shmem_team_sync). */
+void (shmem_sync)(int PE_start, int logPE_stride, int PE_size, long *pSync)
+{
+  shoal_team *t = active_team("shmem_sync", PE_start, logPE_stride, PE_size, pSync,
+                              SHMEM_BARRIER_SYNC_SIZE);
+  shoal_fence_system();
+  shoal_coll_sync(t);
+}
+
 static void broadcast_as(const char *call, void *dest, const void *source, size_t nelems, size_t es,
                          int root, int start, int log_stride, int size, long *pSync)
 {
@@ -47,7 +57,8 @@ static void broadcast_as(const char *call, void *dest, const void *source, size_
   size_t bytes = coll_bytes(call, "nelems", nelems, es);
   if (bytes == 0) return;
   coll_need_sym(call, "source", source, bytes);
-  coll_no_partial_overlap(call, dest, bytes, source, bytes, false);
+  /* in place (dest == source) is fine: the root's dest is not written */
+  coll_no_partial_overlap(call, dest, bytes, source, bytes, true);
   shoal_coll_broadcast_pick(t, dest, source, bytes, root, 0);   /* 1.4: root's dest untouched */
 }
 

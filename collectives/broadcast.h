@@ -16,7 +16,7 @@ SHOAL_FN void shoal_coll_broadcast(shoal_team *t, void *dest, const void *src, s
   int n = t->size, me = t->my_pe;
   if (me == root) {
     for (int i = 1; i < n; i++) shoal_coll_signal(t, (me + i) % n);
-    if (update_root) shoal_copy(dest, src, bytes);
+    if (update_root && dest != src) shoal_copy(dest, src, bytes);
     for (int i = 1; i < n; i++) shoal_coll_wait(t, (me + i) % n);
     return;
   }

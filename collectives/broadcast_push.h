@@ -20,7 +20,7 @@ SHOAL_FN void shoal_coll_broadcast_push(shoal_team *t, void *dest, const void *s
       shoal_dev_putmem(SHOAL_DEV_CTX, slot, src, bytes, shoal_team_world_pe(t, p));
       shoal_coll_signal(t, p);
     }
-    if (update_root) shoal_copy(dest, src, bytes);
+    if (update_root && dest != src) shoal_copy(dest, src, bytes);
     return;
   }
   shoal_coll_wait(t, root);

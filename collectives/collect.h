@@ -25,11 +25,12 @@ SHOAL_FN void shoal_coll_collect(shoal_team *t, void *dest, const void *src, siz
     shoal_coll_wait(t, p);
     if (p < me) off += (size_t)shoal_load_acquire(&mail[shoal_team_world_pe(t, p)]);
   }
-  char *mine = (char *)dest + off;
-  shoal_copy(mine, src, bytes);
+  /* bytes 0: dest and src may be NULL, and nothing is copied */
+  char *mine = bytes ? (char *)dest + off : (char *)dest;
+  if (bytes) shoal_copy(mine, src, bytes);
   for (int i = 1; i < n; i++) {
     int p = (me + i) % n;
-    shoal_dev_putmem(SHOAL_DEV_CTX, mine, src, bytes, shoal_team_world_pe(t, p));
+    if (bytes) shoal_dev_putmem(SHOAL_DEV_CTX, mine, src, bytes, shoal_team_world_pe(t, p));
     shoal_coll_signal(t, p);
   }
   for (int i = 1; i < n; i++) shoal_coll_wait(t, (me + i) % n);   /* data */

@@ -4,6 +4,8 @@
 #ifndef SHOAL_DEVICE_GPU_IMAGE_H
 #define SHOAL_DEVICE_GPU_IMAGE_H
 
+#include "proxy_queue.h"
+
 /* Teams a kernel can name: slots [0, SHOAL_GPU_MAX_TEAMS) (a larger
  * SHOAL_MAX_TEAMS is refused at init in a GPU build). */
 #define SHOAL_GPU_MAX_TEAMS 64
@@ -25,6 +27,9 @@ typedef struct shoal_gpu_dstate {
   const void *team_key[SHOAL_GPU_MAX_TEAMS];
   struct shoal_team *team_dev;
   char *peer_heap_near[SHOAL_GPU_NEAR_PEERS];
+  /* The host proxy's command queue (cap 0: no proxy; unmapped peers are
+   * unreachable). */
+  shoal_pq pq;
 } shoal_gpu_dstate;
 
 #endif

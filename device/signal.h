@@ -8,8 +8,18 @@
 
 SHOAL_FN void shoal_dev_signal_update(struct shoal_ctx *ctx, uint64_t *sig, uint64_t v, int op, int pe)
 {
-  if (op == SHMEM_SIGNAL_ADD) (void)shoal_dev_uint64_fetch_add(ctx, sig, v, pe);
-  else shoal_dev_uint64_set(ctx, sig, v, pe);
+  if (op != SHMEM_SIGNAL_ADD) {
+    shoal_dev_uint64_set(ctx, sig, v, pe);
+    return;
+  }
+  uint64_t *r = (uint64_t *)shoal_dev_amo_ptr(sig, pe);
+  if (SHOAL_LIKELY(r != NULL)) {
+    (void)shoal_fetch_add(r, v);
+    return;
+  }
+  /* Remote: a non-fetching add, so a proxy need not wait for an answer. */
+  uint64_t res = 0, cmp = 0;
+  shoal_remote_amo(ctx, SHOAL_AMO_ADD, SHOAL_DT_U64, sig, &v, &cmp, &res, pe);
 }
 
 SHOAL_FN void shoal_dev_put_signal(struct shoal_ctx *ctx, void *dest, const void *src, size_t n,

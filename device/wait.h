@@ -44,6 +44,20 @@
     } \
     return hits; \
   } \
+  /* The first satisfied index at or after start, wrapping around (SIZE_MAX \
+   * if none): callers rotate start so that repeated _any calls return \
+   * every satisfied index, not only the lowest. */ \
+  SHOAL_FN size_t shoal_dev_##N##_scan_from(const T *ivars, size_t n, const int *status, int cmp, \
+                                            const T *vals, T v, size_t start, size_t *active) { \
+    size_t found = SIZE_MAX; *active = 0; \
+    for (size_t k = 0; k < n; k++) { \
+      size_t i = start + k < n ? start + k : start + k - n; \
+      if (status && status[i]) continue; \
+      (*active)++; \
+      if (found == SIZE_MAX && shoal_dev_##N##_test(&ivars[i], cmp, vals ? vals[i] : v)) found = i; \
+    } \
+    return found; \
+  } \
   SHOAL_FN int shoal_dev_##N##_test_all(const T *ivars, size_t n, const int *status, int cmp, \
                                         const T *vals, T v) { \
     size_t first, active; \

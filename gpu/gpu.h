@@ -23,6 +23,13 @@ SHOAL_HIDDEN const char *shoal_gpu_v_ipc_open(const shoal_gpu_ipc *h, void **p);
 SHOAL_HIDDEN void shoal_gpu_v_ipc_close(void *p);
 /* Is p device memory (cudaMalloc/hipMalloc, symmetric or not)? */
 SHOAL_HIDDEN int shoal_gpu_v_is_device(const void *p);
+/* Host memory mapped into the device (the proxy's command queue): *h for
+ * the host, *d for kernels. */
+SHOAL_HIDDEN const char *shoal_gpu_v_host_alloc_mapped(void **h, void **d, size_t n);
+SHOAL_HIDDEN void shoal_gpu_v_host_free(void *h);
+/* Pin existing host memory (the proxy's staging buffers) for fast copies. */
+SHOAL_HIDDEN const char *shoal_gpu_v_host_register(void *p, size_t n);
+SHOAL_HIDDEN void shoal_gpu_v_host_unregister(void *p);
 /* Bus id of the device, for messages. */
 SHOAL_HIDDEN void shoal_gpu_v_bus_id(int dev, char *buf, int len);
 

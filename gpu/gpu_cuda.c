@@ -66,3 +66,16 @@ int shoal_gpu_v_is_device(const void *p)
   }
   return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
 }
+const char *shoal_gpu_v_host_alloc_mapped(void **h, void **d, size_t n)
+{
+  CK(cudaHostAlloc(h, n, cudaHostAllocMapped | cudaHostAllocPortable));
+  CK(cudaHostGetDevicePointer(d, *h, 0));
+  return NULL;
+}
+void shoal_gpu_v_host_free(void *h) { (void)cudaFreeHost(h); }
+const char *shoal_gpu_v_host_register(void *p, size_t n)
+{
+  CK(cudaHostRegister(p, n, cudaHostRegisterPortable));
+  return NULL;
+}
+void shoal_gpu_v_host_unregister(void *p) { (void)cudaHostUnregister(p); }

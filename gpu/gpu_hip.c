@@ -76,3 +76,16 @@ int shoal_gpu_v_is_device(const void *p)
   return a.memoryType == hipMemoryTypeDevice || a.isManaged;
 #endif
 }
+const char *shoal_gpu_v_host_alloc_mapped(void **h, void **d, size_t n)
+{
+  CK(hipHostMalloc(h, n, hipHostMallocMapped | hipHostMallocPortable));
+  CK(hipHostGetDevicePointer(d, *h, 0));
+  return NULL;
+}
+void shoal_gpu_v_host_free(void *h) { (void)hipHostFree(h); }
+const char *shoal_gpu_v_host_register(void *p, size_t n)
+{
+  CK(hipHostRegister(p, n, hipHostRegisterPortable));
+  return NULL;
+}
+void shoal_gpu_v_host_unregister(void *p) { (void)hipHostUnregister(p); }

@@ -9,6 +9,10 @@
 #include "../runtime/internal.h"
 #include "gpu.h"
 #include "gpu_lib.h"
+#include "gpu_proxy.h"
+#ifdef SHOAL_HAVE_OFI
+#include "../transport/proxy/am.h"
+#endif
 #include "../teams/team.h"
 #include "../device/gpu_image.h"
 
@@ -195,6 +199,11 @@ int shoal_gpu_init(void)
   team_to_device(SHMEM_TEAM_WORLD);
   team_to_device(SHMEM_TEAM_SHARED);
   team_to_device(SHMEMX_TEAM_NODE);
+  if (shoal_gpu_proxy_start(dev, g.base, g.size, &g.img.pq) != 0) return -1;
+  if (shoal_rt.env.debug)
+    for (int i = 0; i < n; i++)
+      shoal_debug("GPU runtime: PE %d -> PE %d: %s", me, i, i == me ? "self" : g.peer[i] ? "load/store (IPC mapping)"
+                  : shoal_gpu_proxy_on() ? "host proxy (active messages over libfabric)" : "unreachable");
 
   /* shmem_malloc now hands out GPU memory. */
   shoal_rt.user_heap = g.base + g.internal;
@@ -208,6 +217,7 @@ int shoal_gpu_init(void)
 void shoal_gpu_fini(void)
 {
   if (!g.on) return;
+  shoal_gpu_proxy_stop();
   g.on = 0;
   int n = shoal_dstate.n_pes;
   for (int i = 0; i < n; i++)
@@ -275,6 +285,17 @@ static void *peer_or_fail(const char *what, const void *addr, size_t n, int pe)
 void shoal_gpu_rma(int is_put, void *dest, const void *src, size_t n, int pe)
 {
   const char *what = is_put ? "put to GPU memory" : "get from GPU memory";
+#ifdef SHOAL_HAVE_OFI
+  if (shoal_gpu_proxy_on() && (unsigned)pe < (unsigned)shoal_dstate.n_pes && !g.peer[pe]) {
+    const void *sym = is_put ? dest : src;
+    if (!shoal_gpu_owns(sym, n))
+      shoal_error(what, "%zu bytes from %p run past the end of the symmetric GPU heap", n, sym);
+    size_t off = (size_t)((const char *)sym - g.base);
+    if (is_put) shoal_am_put(what, pe, SHOAL_AM_GPU_HEAP, off, src, n);
+    else shoal_am_get(what, pe, SHOAL_AM_GPU_HEAP, off, dest, n);
+    return;
+  }
+#endif
   if (is_put) shoal_gpu_copy(what, peer_or_fail(what, dest, n, pe), src, n);
   else shoal_gpu_copy(what, dest, peer_or_fail(what, src, n, pe), n);
 }
@@ -282,6 +303,15 @@ void shoal_gpu_rma(int is_put, void *dest, const void *src, size_t n, int pe)
 void shoal_gpu_amo(int op, int dtype, void *dest, const void *operand, const void *compare, void *result, int pe)
 {
   size_t size = (dtype == SHOAL_DT_I32 || dtype == SHOAL_DT_U32 || dtype == SHOAL_DT_F32) ? 4 : 8;
+#ifdef SHOAL_HAVE_OFI
+  if (shoal_gpu_proxy_on() && (unsigned)pe < (unsigned)shoal_dstate.n_pes && !g.peer[pe]) {
+    if (!shoal_gpu_owns(dest, size))
+      shoal_error("atomic on GPU memory", "address %p is not in the symmetric GPU heap", dest);
+    shoal_am_amo("atomic on GPU memory", pe, SHOAL_AM_GPU_HEAP, (size_t)((char *)dest - g.base),
+                 (shoal_amo_op)op, (shoal_dtype)dtype, operand, compare, result);
+    return;
+  }
+#endif
   shoal_gpu_lib_amo(op, dtype, peer_or_fail("atomic on GPU memory", dest, size, pe), operand, compare, result);
 }
 

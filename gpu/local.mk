@@ -3,16 +3,17 @@
 # examples and benchmarks (built with nvcc/hipcc by tests/gpu/run.sh).
 shoalinc_HEADERS += include/shoal/gpu_pre.h include/shoal/gpu.h include/shoal/gpu_x.h include/shoal/gpu16.h
 shoaldev_HEADERS += device/gpu_image.h device/state_gpu.h device/remote_gpu.h
-EXTRA_DIST += gpu/gpu_cuda.c gpu/gpu_hip.c gpu/gpu_runtime.c gpu/gpu.h \
+EXTRA_DIST += gpu/gpu_cuda.c gpu/gpu_hip.c gpu/gpu_runtime.c gpu/gpu.h gpu/gpu_proxy.c gpu/gpu_proxy.h \
 	gpu/gpu_lib.cu gpu/gpu_lib.h \
 	tests/gpu/run.sh tests/gpu/ci.sh tests/gpu/gpu_test.h tests/gpu/test_device.cu \
-	tests/gpu/test_coll.cu tests/gpu/test_v16.cu tests/gpu/test_host.c tests/gpu/mtu_main.cu tests/gpu/mtu_a.cu tests/gpu/mtu_b.cu \
+	tests/gpu/test_coll.cu tests/gpu/test_proxy.cu tests/gpu/test_v16.cu tests/gpu/test_host.c tests/gpu/mtu_main.cu tests/gpu/mtu_a.cu tests/gpu/mtu_b.cu \
 	tests/gpu/mtu_lib.cu tests/gpu/mtu_dl.cu examples/gpu/ring_put_signal.cu \
-	examples/gpu/fused_allreduce.cu bench/gpu/bench_gpu.h bench/gpu/bench_p2p.cu bench/gpu/bench_dcoll.cu bench/gpu/bench_coll.cu \
+	examples/gpu/fused_allreduce.cu bench/gpu/bench_gpu.h bench/gpu/bench_p2p.cu bench/gpu/bench_dcoll.cu bench/gpu/bench_coll.cu bench/gpu/bench_proxy.cu \
 	bench/gpu/report.py bench/gpu/results-h200x2.csv bench/gpu/results-h200x2-s2.csv \
 	bench/gpu/results-h200x1-shared-s3.csv bench/gpu/results-h200x1-shared-s4.csv \
 	bench/gpu/results-h200x1-mps-dcoll-s4.csv bench/gpu/results-h200x1-mps-dcoll-ll-s4.csv \
 	bench/gpu/results-h200x1-mps-dcoll-ll2-s4.csv bench/gpu/results-h200x1-mps-dcoll-host-s4.csv \
+	bench/gpu/results-h100x1-proxy-shm-s5.csv bench/gpu/results-h100x1-proxy-tcp-s5.csv \
 	bench/gpu/plots/put_bw.png bench/gpu/plots/collectives.png
 # gpu/gpu_lib.cu, the library's own kernels, is compiled by nvcc/hipcc;
 # libtool does not know those compilers, so the rule writes the libtool
@@ -31,14 +32,14 @@ if HAVE_CUDA
 GPU_LIB_CC = $(NVCC) -arch=$(SHOAL_GPU_ARCH) -O2 -std=c++17 -Xcompiler -fPIC,-fvisibility=hidden \
 	-diag-suppress 20208
 libshoal_la_LIBADD += gpu/gpu_lib.lo -lstdc++
-libshoal_la_SOURCES += gpu/gpu.h gpu/gpu_runtime.c gpu/gpu_cuda.c
+libshoal_la_SOURCES += gpu/gpu.h gpu/gpu_runtime.c gpu/gpu_cuda.c gpu/gpu_proxy.h gpu/gpu_proxy.c
 libshoal_la_CPPFLAGS += $(CUDA_CPPFLAGS)
 libshoal_la_LIBADD += $(CUDA_LIBS)
 endif
 if HAVE_HIP
 GPU_LIB_CC = $(HIPCC) -x hip --offload-arch=$(SHOAL_GPU_ARCH) -O2 -std=c++17 -fPIC -fvisibility=hidden
 libshoal_la_LIBADD += gpu/gpu_lib.lo -lstdc++
-libshoal_la_SOURCES += gpu/gpu.h gpu/gpu_runtime.c gpu/gpu_hip.c
+libshoal_la_SOURCES += gpu/gpu.h gpu/gpu_runtime.c gpu/gpu_hip.c gpu/gpu_proxy.h gpu/gpu_proxy.c
 libshoal_la_CPPFLAGS += $(HIP_CPPFLAGS)
 libshoal_la_LIBADD += $(HIP_LIBS)
 endif

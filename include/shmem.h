@@ -294,6 +294,7 @@ SHOAL_REDUCE_ARITH_TYPES(SHOAL_DECL_REDUCE_ARITH)
 
 /* Deprecated 1.4 active-set collectives (pSync/pWrk are checked, not used). */
 void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
+void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync);
 void shmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
                        int logPE_stride, int PE_size, long *pSync);
 void shmem_broadcast64(void *dest, const void *source, size_t nelems, int PE_root, int PE_start,
@@ -324,6 +325,9 @@ void shmem_alltoalls64(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t 
 SHOAL_TOALL_BITWISE_TYPES(SHOAL_DECL_TOALL_BITWISE)
 SHOAL_TOALL_MINMAX_TYPES(SHOAL_DECL_TOALL_MINMAX)
 SHOAL_TOALL_ARITH_TYPES(SHOAL_DECL_TOALL_ARITH)
+
+/* ---- profiling interface (section 10; pshmem_ names: <pshmem.h>) ------- */
+void shmem_pcontrol(const int level, ...);
 
 /* ---- deprecated 1.4 setup and memory names ----------------------------- */
 void start_pes(int npes);
@@ -397,6 +401,10 @@ SHOAL_REDUCE_ARITH_TYPES(SHOAL_DECL_SCAN)
 
 #ifdef __cplusplus
 }
+#endif
+#if defined(__cplusplus) && !defined(SHOAL_GPU_TU)
+/* C++: shmem_sync(team), the 1.5 generic form, as an overload. */
+static inline int shmem_sync(shmem_team_t team) { return shmem_team_sync(team); }
 #endif
 
 #ifdef SHOAL_GPU_TU

@@ -12,6 +12,7 @@ coll_man3_pages = \
 	man/man3/shmem_barrier_all.3 \
 	man/man3/shmem_sync_all.3 \
 	man/man3/shmem_team_sync.3 \
+	man/man3/shmem_sync.3 \
 	man/man3/shmem_barrier.3 \
 	man/man3/shmem_broadcast.3 \
 	man/man3/shmem_broadcast32.3 \

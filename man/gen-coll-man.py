@@ -30,7 +30,9 @@ def type_table(macro):
     return [tuple(s.strip() for s in m.split("|")) for m in re.findall(r"@@(.*?)@@", out)]
 
 
-ERRORS = ("Arguments are checked: a team that is SHMEM_TEAM_INVALID makes the call return non-zero "
+ERRORS = ("A zero count is valid with any buffers, NULL included (OpenSHMEM 1.5, annex on "
+          "zero-length arguments); collect still takes part, since other PEs may contribute.  "
+          "Arguments are checked: a team that is SHMEM_TEAM_INVALID makes the call return non-zero "
           "without doing anything; a PE that is not a member of the team, a root out of range, a "
           "count that overflows, overlapping dest and source, or a buffer that other PEs must "
           "access but is not symmetric stops the job with a message naming the call and the "
@@ -154,6 +156,18 @@ fam("shmem_team_sync", "synchronize the PEs of a team",
     ["int shmem_team_sync(shmem_team_t team);"],
     "Waits until every member of team has called it.", [("team", "The team.")], RC,
     see=["shmem_sync_all", "shmem_barrier_all"])
+fam("shmem_sync", "synchronize a team, or (deprecated) an active set",
+    ["int shmem_sync(shmem_team_t team);   /* C11 generic (C++: overload) of shmem_team_sync */",
+     "void shmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync);   /* deprecated */"],
+    "Waits until every member of the team (or of the active set PE_start + i * 2^logPE_stride, "
+    "i < PE_size) has called it, without waiting for outstanding puts to complete.  The two "
+    "OpenSHMEM 1.5 forms share the name: in C, <shmem.h> makes shmem_sync a macro that picks "
+    "shmem_team_sync for one argument and the library routine shmem_sync for four.",
+    [("team", "The team."), ("PE_start", "First PE of the active set."),
+     ("logPE_stride", "log2 of the distance between members."), ("PE_size", "Number of members."),
+     ("pSync", "Symmetric array of SHMEM_BARRIER_SYNC_SIZE longs (checked, not used).")],
+    "The team form: zero on success, non-zero if team is SHMEM_TEAM_INVALID.  The active-set form "
+    "returns nothing.", see=["shmem_team_sync", "shmem_sync_all", "shmem_barrier"])
 fam("shmem_barrier", "deprecated: barrier over an active set",
     ["void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);"],
     "Completes this PE's outstanding operations and waits until every PE of the active set "
@@ -166,13 +180,15 @@ fam("shmem_barrier", "deprecated: barrier over an active set",
 AS_ARGS = [("PE_start, logPE_stride, PE_size", "The deprecated active set (members only call)."),
            ("pSync", "Symmetric long array (checked, not used).")]
 fam("shmem_broadcast", "copy a root PE's data to every PE of a team",
-    ["int shmem_TYPENAME_broadcast(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems, int PE_root);",
+    ["int shmem_broadcast(shmem_team_t team, TYPE *dest, ...);   /* C11 generic: TYPE from dest */",
+     "int shmem_TYPENAME_broadcast(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems, int PE_root);",
      "int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root);",
      "void shmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root,",
      "                       int PE_start, int logPE_stride, int PE_size, long *pSync);",
      "void shmem_broadcast64(...);   /* same arguments, 64-bit elements */"],
     "Copies nelems elements of source on PE_root to dest on every PE of the team (the root "
-    "included; the deprecated 32/64 forms leave the root's dest alone).  Messages that fit a "
+    "included; the deprecated 32/64 forms leave the root's dest alone).  dest may be source "
+    "itself (in place, every form); a partial overlap is an error.  Messages that fit a "
     "pushbox slot are pushed by the root into every member's pushbox (the root waits only for "
     "the credits of its previous push); larger ones are pulled by the members from the root's "
     "source in parallel, the root returning when all have copied.  source must be symmetric.",
@@ -182,7 +198,8 @@ fam("shmem_broadcast", "copy a root PE's data to every PE of a team",
     RC + "  The deprecated forms return nothing.", pats=[r"shmem_{T}_broadcast", r"shmem_broadcast(mem|32|64)"],
     see=COLL_SEE, types="SHOAL_RMA_TYPES", notes=DEPRECATED_14)
 fam("shmem_fcollect", "concatenate equal-size blocks from every PE of a team",
-    ["int shmem_TYPENAME_fcollect(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems);",
+    ["int shmem_fcollect(shmem_team_t team, TYPE *dest, ...);   /* C11 generic: TYPE from dest */",
+     "int shmem_TYPENAME_fcollect(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems);",
      "int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);",
      "void shmem_fcollect32(void *dest, const void *source, size_t nelems, int PE_start,",
      "                      int logPE_stride, int PE_size, long *pSync);",
@@ -196,7 +213,8 @@ fam("shmem_fcollect", "concatenate equal-size blocks from every PE of a team",
     RC, pats=[r"shmem_{T}_fcollect", r"shmem_fcollect(mem|32|64)"], see=COLL_SEE, types="SHOAL_RMA_TYPES",
     notes=DEPRECATED_14)
 fam("shmem_collect", "concatenate blocks of different sizes from every PE of a team",
-    ["int shmem_TYPENAME_collect(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems);",
+    ["int shmem_collect(shmem_team_t team, TYPE *dest, ...);   /* C11 generic: TYPE from dest */",
+     "int shmem_TYPENAME_collect(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems);",
      "int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);",
      "void shmem_collect32(void *dest, const void *source, size_t nelems, int PE_start,",
      "                     int logPE_stride, int PE_size, long *pSync);",
@@ -209,7 +227,8 @@ fam("shmem_collect", "concatenate blocks of different sizes from every PE of a t
     RC, pats=[r"shmem_{T}_collect", r"shmem_collect(mem|32|64)"], see=COLL_SEE, types="SHOAL_RMA_TYPES",
     notes=DEPRECATED_14)
 fam("shmem_alltoall", "exchange a block with every PE of a team",
-    ["int shmem_TYPENAME_alltoall(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems);",
+    ["int shmem_alltoall(shmem_team_t team, TYPE *dest, ...);   /* C11 generic: TYPE from dest */",
+     "int shmem_TYPENAME_alltoall(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nelems);",
      "int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems);",
      "void shmem_alltoall32(void *dest, const void *source, size_t nelems, int PE_start,",
      "                      int logPE_stride, int PE_size, long *pSync);",
@@ -221,7 +240,8 @@ fam("shmem_alltoall", "exchange a block with every PE of a team",
     RC, pats=[r"shmem_{T}_alltoall", r"shmem_alltoall(mem|32|64)"], see=COLL_SEE, types="SHOAL_RMA_TYPES",
     notes=DEPRECATED_14)
 fam("shmem_alltoalls", "strided exchange of a block with every PE of a team",
-    ["int shmem_TYPENAME_alltoalls(shmem_team_t team, TYPE *dest, const TYPE *source, ptrdiff_t dst,",
+    ["int shmem_alltoalls(shmem_team_t team, TYPE *dest, ...);   /* C11 generic: TYPE from dest */",
+     "int shmem_TYPENAME_alltoalls(shmem_team_t team, TYPE *dest, const TYPE *source, ptrdiff_t dst,",
      "                             ptrdiff_t sst, size_t nelems);",
      "int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst,",
      "                       ptrdiff_t sst, size_t nelems);",
@@ -242,7 +262,8 @@ OPS = [("and", "bitwise AND", "SHOAL_REDUCE_BITWISE_TYPES"), ("or", "bitwise OR"
        ("prod", "product", "SHOAL_REDUCE_ARITH_TYPES")]
 for op, what, types in OPS:
     f16 = op in ("min", "max", "sum", "prod")
-    syn = [f"int shmem_TYPENAME_{op}_reduce(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nreduce);",
+    syn = [f"int shmem_{op}_reduce(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nreduce);   /* C11 generic */",
+           f"int shmem_TYPENAME_{op}_reduce(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nreduce);",
            f"void shmem_TYPENAME_{op}_to_all(TYPE *dest, const TYPE *source, int nreduce, int PE_start,",
            "                     int logPE_stride, int PE_size, TYPE *pWrk, long *pSync);   /* deprecated */"]
     if f16:

@@ -87,7 +87,11 @@ def fam(**kw):
     kw.setdefault("deprecated", "")
     F.append(kw)
 
+ZERO_LEN = ("A zero nelems is valid with any dest and source, NULL included (OpenSHMEM 1.5, annex on "
+            "zero-length arguments): the call checks only pe and returns.")
+
 def rma_fam(op, summary, c11, typed, desc, args, ret="None.", notes="", extra=(), see=(), sized=True, mem=True):
+    if op not in ("p", "g"): notes = (notes + "  " + ZERO_LEN).strip()
     pats = [rf"shmem_(ctx_)?{{T}}_{op}"]
     base = op.replace("_nbi", "")
     suffix = "_nbi" if op.endswith("_nbi") else ""
@@ -242,6 +246,7 @@ for nbi in ("", "_nbi"):
              "or "
              ".BR shmem_signal_fetch (3)) "
              "also sees the data: the signal update is a release that follows the data.  "
+             + "With nelems 0, dest and source may be NULL: only the signal is updated.  "
              + ("The call returns when source may be reused." if not nbi else
                 "source may be reused and the operation is complete after "
                 ".BR shmem_quiet (3) "
@@ -288,9 +293,11 @@ def amo_fam(op, types, summary, ret_t, params, desc, args, ret, deprecated=(), n
     for old, ts in deprecated:
         pats.append(rf"shmem_({'|'.join(ts)})_{old}")
         dep_text += f"shmem_TYPENAME_{old} ({', '.join(ts)}) "
+        generic.append(f"shmem_{old}")
     if deprecated:
         dep_text = ("The OpenSHMEM 1.4 names " + dep_text.strip().replace(") ", "), ") +
-                    " remain as deprecated aliases of the blocking form.")
+                    " remain as deprecated aliases of the blocking form, with the C11 generic "
+                    + ", ".join(f"shmem_{old}" for old, _ in deprecated) + " over the same types.")
     a = [("ctx", "The context to issue the operation on.")] + args + [("pe", "PE number of the remote PE.")]
     if nbi:
         a.insert(1, ("fetch", "Local address that receives the fetched value (the _nbi forms): valid after shmem_quiet(3)."))
@@ -351,7 +358,7 @@ fam(name="shmem_fence", summary="order puts, AMOs and signals to each PE",
          "is delivered to its target PE before any such operation issued after it to the same PE.  "
          "It does not wait for completion (see "
          ".BR shmem_quiet (3)).  "
-         "On mapped peers Shoal issues a full memory fence.",
+         "On mapped peers Shoal issues a full memory fence.  On SHMEM_CTX_INVALID it does nothing.",
     args=[("ctx", "The context to order; shmem_fence orders SHMEM_CTX_DEFAULT.")],
     aliases=[r"shmem_ctx_fence"], see=["shmem_quiet", "shmem_put"])
 fam(name="shmem_quiet", summary="wait for completion of all outstanding remote operations",
@@ -359,7 +366,7 @@ fam(name="shmem_quiet", summary="wait for completion of all outstanding remote o
     desc="Returns when every put, AMO, put_signal and non-blocking operation issued on the context "
          "by this PE is complete: the data is visible at its target and the buffers of the _nbi "
          "calls may be reused.  On mapped peers Shoal issues a full memory fence; the remote "
-         "transport waits for its outstanding operations.",
+         "transport waits for its outstanding operations.  On SHMEM_CTX_INVALID it does nothing.",
     args=[("ctx", "The context to complete; shmem_quiet completes SHMEM_CTX_DEFAULT.")],
     aliases=[r"shmem_ctx_quiet"], see=["shmem_fence", "shmem_put_nbi", "shmem_barrier_all"])
 
@@ -413,7 +420,8 @@ sync_fam("wait_until", "all", "wait until all selected variables satisfy a compa
          "Blocks until every element of ivars not excluded by status compares true.", "None.")
 sync_fam("wait_until", "any", "wait until one of the selected variables satisfies a comparison",
          "Blocks until one element of ivars not excluded by status compares true and returns its index.  "
-         "Successive calls return the satisfied elements in turn rather than the same one.",
+         "Successive calls return the satisfied elements in turn rather than the same one: a call "
+         "starts after the index the last call on the same ivars returned (state per thread).",
          "The index of a satisfied element; SIZE_MAX if every element is excluded by status.")
 sync_fam("wait_until", "some", "wait until some of the selected variables satisfy a comparison",
          "Blocks until at least one element of ivars not excluded by status compares true, stores the "
@@ -425,7 +433,10 @@ sync_fam("test", "all", "test whether all selected variables satisfy a compariso
          "Returns at once whether every element of ivars not excluded by status compares true.",
          "1 if all selected elements satisfy the comparison (or none is selected), else 0.")
 sync_fam("test", "any", "test whether one of the selected variables satisfies a comparison",
-         "Returns at once the index of one selected element that compares true.",
+         "Returns at once the index of one selected element that compares true.  Successive calls "
+         "return the satisfied elements in turn: a call starts after the index the last call on the "
+         "same ivars returned (state per thread), so a loop over test_any services every satisfied "
+         "element, not only the lowest.",
          "The index of a satisfied element, or SIZE_MAX if none.")
 sync_fam("test", "some", "test which of the selected variables satisfy a comparison",
          "Stores the indices of the selected elements that compare true in indices, without blocking.",
@@ -568,9 +579,32 @@ fam(name="shmem_malloc_with_hints", summary="allocate symmetric memory with usag
     c11=None, typed=["void *shmem_malloc_with_hints(size_t size, long hints);"],
     desc="As shmem_malloc.  hints is 0 or an OR of SHMEM_MALLOC_ATOMICS_REMOTE and "
          "SHMEM_MALLOC_SIGNAL_REMOTE; every Shoal block already suits both, so the hints change "
-         "nothing.  Unknown bits are an error.",
+         "nothing.  Unknown bits are ignored (a hint never makes a correct program fail); "
+         "SHMEM_DEBUG=1 prints them.",
     args=[("size", "Bytes to allocate."), ("hints", "Usage hints (see above).")],
     ret="The block, or NULL.", see=["shmem_malloc"])
+
+# ---- profiling interface --------------------------------------------------
+fam(name="shmem_pcontrol", summary="set the level of a profiling tool",
+    c11=None, typed=["void shmem_pcontrol(const int level, ...);"],
+    desc="OpenSHMEM 1.5 section 10.  level 0 disables profiling, 1 enables it at the default "
+         "detail, 2 flushes the tool's buffers, other values mean what the tool says.  Shoal "
+         "itself records nothing: a profiling tool interposes shmem_pcontrol (see "
+         ".BR pshmem (3)).",
+    args=[("level", "The profiling level; further arguments are the tool's.")],
+    see=["pshmem"])
+fam(name="pshmem", summary="the profiling interface: pshmem_ names of every routine",
+    c11=None, typed=["#include <pshmem.h>", "", "void pshmem_int_put(int *dest, const int *source, size_t nelems, int pe);",
+                     "...   /* pshmem_X for every routine shmem_X of shmem.h */",
+                     "int p_my_pe(void);   /* and pstart_pes, pshmalloc, ... for the deprecated names */"],
+    desc="OpenSHMEM 1.5 section 10.  Every routine shmem_X is also exported as pshmem_X.  In "
+         "libshoal (shared and static) pshmem_X is the strong definition and shmem_X a weak alias "
+         "of it, so a tool may define shmem_X itself, do its work and call pshmem_X: linked before "
+         "libshoal.so, or together with libshoal.a.  Calls the library makes internally go to "
+         "pshmem_X, so the tool sees only the program's calls.  <pshmem.h> declares the pshmem_ "
+         "names (C and C++); it is generated from <shmem.h>, so it lists every typed name.  The "
+         "C11 generic macros have no pshmem_ form.",
+    args=[], see=["shmem_pcontrol"])
 
 # ---- deprecated cache routines and extensions ------------------------------
 fam(name="shmem_udcflush", summary="deprecated cache-management routines (no-ops)",

@@ -53,6 +53,8 @@ shoal_man3_pages = \
 	man/man3/shmem_malloc.3 \
 	man/man3/shmem_calloc.3 \
 	man/man3/shmem_malloc_with_hints.3 \
+	man/man3/shmem_pcontrol.3 \
+	man/man3/pshmem.3 \
 	man/man3/shmem_udcflush.3 \
 	man/man3/shmemx_build_config.3 \
 	man/man3/shmemx_init_with_uniqueid.3 \
@@ -666,6 +668,7 @@ shoal_man3_pages = \
 	man/man3/shmem_double_atomic_fetch.3 \
 	man/man3/shmem_double_atomic_fetch_nbi.3 \
 	man/man3/shmem_double_fetch.3 \
+	man/man3/shmem_fetch.3 \
 	man/man3/shmem_float_atomic_fetch.3 \
 	man/man3/shmem_float_atomic_fetch_nbi.3 \
 	man/man3/shmem_float_fetch.3 \
@@ -723,6 +726,7 @@ shoal_man3_pages = \
 	man/man3/shmem_longlong_atomic_set.3 \
 	man/man3/shmem_longlong_set.3 \
 	man/man3/shmem_ptrdiff_atomic_set.3 \
+	man/man3/shmem_set.3 \
 	man/man3/shmem_size_atomic_set.3 \
 	man/man3/shmem_uint32_atomic_set.3 \
 	man/man3/shmem_uint64_atomic_set.3 \
@@ -793,6 +797,7 @@ shoal_man3_pages = \
 	man/man3/shmem_ulonglong_atomic_swap.3 \
 	man/man3/shmem_ulonglong_atomic_swap_nbi.3 \
 	man/man3/shmem_atomic_compare_swap_nbi.3 \
+	man/man3/shmem_cswap.3 \
 	man/man3/shmem_ctx_int32_atomic_compare_swap.3 \
 	man/man3/shmem_ctx_int32_atomic_compare_swap_nbi.3 \
 	man/man3/shmem_ctx_int64_atomic_compare_swap.3 \
@@ -869,6 +874,7 @@ shoal_man3_pages = \
 	man/man3/shmem_ctx_ulong_atomic_fetch_inc_nbi.3 \
 	man/man3/shmem_ctx_ulonglong_atomic_fetch_inc.3 \
 	man/man3/shmem_ctx_ulonglong_atomic_fetch_inc_nbi.3 \
+	man/man3/shmem_finc.3 \
 	man/man3/shmem_int32_atomic_fetch_inc.3 \
 	man/man3/shmem_int32_atomic_fetch_inc_nbi.3 \
 	man/man3/shmem_int64_atomic_fetch_inc.3 \
@@ -908,6 +914,7 @@ shoal_man3_pages = \
 	man/man3/shmem_ctx_uint_atomic_inc.3 \
 	man/man3/shmem_ctx_ulong_atomic_inc.3 \
 	man/man3/shmem_ctx_ulonglong_atomic_inc.3 \
+	man/man3/shmem_inc.3 \
 	man/man3/shmem_int32_atomic_inc.3 \
 	man/man3/shmem_int64_atomic_inc.3 \
 	man/man3/shmem_int_atomic_inc.3 \
@@ -948,6 +955,7 @@ shoal_man3_pages = \
 	man/man3/shmem_ctx_ulong_atomic_fetch_add_nbi.3 \
 	man/man3/shmem_ctx_ulonglong_atomic_fetch_add.3 \
 	man/man3/shmem_ctx_ulonglong_atomic_fetch_add_nbi.3 \
+	man/man3/shmem_fadd.3 \
 	man/man3/shmem_int32_atomic_fetch_add.3 \
 	man/man3/shmem_int32_atomic_fetch_add_nbi.3 \
 	man/man3/shmem_int64_atomic_fetch_add.3 \
@@ -975,6 +983,7 @@ shoal_man3_pages = \
 	man/man3/shmem_ulong_atomic_fetch_add_nbi.3 \
 	man/man3/shmem_ulonglong_atomic_fetch_add.3 \
 	man/man3/shmem_ulonglong_atomic_fetch_add_nbi.3 \
+	man/man3/shmem_add.3 \
 	man/man3/shmem_ctx_int32_atomic_add.3 \
 	man/man3/shmem_ctx_int64_atomic_add.3 \
 	man/man3/shmem_ctx_int_atomic_add.3 \

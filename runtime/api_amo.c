@@ -92,4 +92,5 @@ float shmem_float_fetch(const float *s, int pe) { return shmem_float_atomic_fetc
 double shmem_double_fetch(const double *s, int pe) { return shmem_double_atomic_fetch(s, pe); }
 void shmem_float_set(float *d, float v, int pe) { shmem_float_atomic_set(d, v, pe); }
 void shmem_double_set(double *d, double v, int pe) { shmem_double_atomic_set(d, v, pe); }
-long shmem_swap(long *d, long v, int pe) { return shmem_long_atomic_swap(d, v, pe); }
+/* Parenthesized: <shoal/generic.h> makes shmem_swap a macro. */
+long (shmem_swap)(long *d, long v, int pe) { return shmem_long_atomic_swap(d, v, pe); }

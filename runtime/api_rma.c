@@ -19,6 +19,7 @@ static inline void rma_put(const char *call, shmem_ctx_t ctx, void *dest, const 
   struct shoal_ctx *c = ctx_arg(call, ctx);
   SHOAL_CHECK_PE(call, pe);
   SHOAL_CHECK_COUNT(call, "nelems", n);
+  if (n == 0) return;   /* 1.5 annex: NULL pointers are valid with a zero length */
   SHOAL_CHECK_SYM(call, "dest", dest, n * es);
   shoal_dev_putmem(c, dest, src, n * es, pe);
 }
@@ -30,6 +31,7 @@ static inline void rma_get(const char *call, shmem_ctx_t ctx, void *dest, const 
   struct shoal_ctx *c = ctx_arg(call, ctx);
   SHOAL_CHECK_PE(call, pe);
   SHOAL_CHECK_COUNT(call, "nelems", n);
+  if (n == 0) return;
   SHOAL_CHECK_SYM(call, "source", src, n * es);
   shoal_dev_getmem(c, dest, src, n * es, pe);
 }
@@ -55,6 +57,7 @@ static inline void rma_iput(const char *call, shmem_ctx_t ctx, void *dest, const
   struct shoal_ctx *c = ctx_arg(call, ctx);
   SHOAL_CHECK_PE(call, pe);
   SHOAL_CHECK_COUNT(call, "nelems", n);
+  if (n == 0) return;
   SHOAL_CHECK_SYM(call, "dest", dest, strided_extent(call, "dst", dst, n, es));
   (void)strided_extent(call, "sst", sst, n, es);
   shoal_dev_iput(c, dest, src, dst, sst, n, es, pe);
@@ -67,6 +70,7 @@ static inline void rma_iget(const char *call, shmem_ctx_t ctx, void *dest, const
   struct shoal_ctx *c = ctx_arg(call, ctx);
   SHOAL_CHECK_PE(call, pe);
   SHOAL_CHECK_COUNT(call, "nelems", n);
+  if (n == 0) return;
   SHOAL_CHECK_SYM(call, "source", src, strided_extent(call, "sst", sst, n, es));
   (void)strided_extent(call, "dst", dst, n, es);
   shoal_dev_iget(c, dest, src, dst, sst, n, es, pe);
@@ -80,10 +84,14 @@ static inline void rma_put_signal(const char *call, shmem_ctx_t ctx, void *dest,
   struct shoal_ctx *c = ctx_arg(call, ctx);
   SHOAL_CHECK_PE(call, pe);
   SHOAL_CHECK_COUNT(call, "nelems", n);
-  SHOAL_CHECK_SYM(call, "dest", dest, n * es);
+  if (n) SHOAL_CHECK_SYM(call, "dest", dest, n * es);
   SHOAL_CHECK_SYM(call, "sig_addr", sig, sizeof *sig);
   if (SHOAL_UNLIKELY(op != SHMEM_SIGNAL_SET && op != SHMEM_SIGNAL_ADD))
     shoal_error(call, "argument 'sig_op' = %d is not SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD", op);
+  if (n == 0) {   /* no data (dest may be NULL): the signal alone, still ordered after earlier puts */
+    shoal_dev_signal_update(c, sig, signal, op, pe);
+    return;
+  }
   shoal_dev_put_signal(c, dest, src, n * es, sig, signal, op, pe);
 }
 

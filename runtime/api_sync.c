@@ -10,7 +10,7 @@
 void shmem_ctx_fence(shmem_ctx_t ctx)
 {
   SHOAL_REQUIRE_INIT("shmem_ctx_fence");
-  if (ctx == SHMEM_CTX_INVALID) shoal_error("shmem_ctx_fence", "argument 'ctx' is SHMEM_CTX_INVALID");
+  if (ctx == SHMEM_CTX_INVALID) return;   /* 1.5: no operation is performed */
   shoal_fence_system();
   shoal_remote_fence(ctx);
 }
@@ -18,7 +18,7 @@ void shmem_ctx_fence(shmem_ctx_t ctx)
 void shmem_ctx_quiet(shmem_ctx_t ctx)
 {
   SHOAL_REQUIRE_INIT("shmem_ctx_quiet");
-  if (ctx == SHMEM_CTX_INVALID) shoal_error("shmem_ctx_quiet", "argument 'ctx' is SHMEM_CTX_INVALID");
+  if (ctx == SHMEM_CTX_INVALID) return;   /* 1.5: no operation is performed */
   shoal_dev_quiet(ctx);
 }
 
@@ -78,6 +78,37 @@ SHOAL_SYNC_TYPES(SHOAL_GPU_POLL)
 #define GPU_ROUTE(N, IV, CNT, ST, CMP, VALS, V, IDX, MODE, BLOCK)
 #endif
 
+/* Where the next _any call on ivars starts: one past the index the last
+ * call returned, so that a loop over test_any services every satisfied
+ * variable (1.5: a series of calls must eventually return each).  State
+ * per thread and per ivars address, in a small table; a collision only
+ * restarts that array's rotation at 0. */
+#define ANY_SLOTS 64
+static _Thread_local struct { const void *ivars; size_t next; } any_state[ANY_SLOTS];
+static inline size_t *any_next(const void *ivars, size_t n)
+{
+  size_t h = (size_t)(((uint64_t)(uintptr_t)ivars >> 3) * 0x9E3779B97F4A7C15ull >> 58);
+  if (any_state[h].ivars != ivars || any_state[h].next >= n) {
+    any_state[h].ivars = ivars;
+    any_state[h].next = 0;
+  }
+  return &any_state[h].next;
+}
+#define SHOAL_SYNC_ANY(T, N) \
+  static size_t N##_any(const T *ivars, size_t n, const int *status, int cmp, const T *vals, T v, \
+                        bool block) { \
+    size_t *next = any_next(ivars, n), active; \
+    shoal_backoff b = SHOAL_BACKOFF_INIT; \
+    for (;;) { \
+      size_t i = shoal_dev_##N##_scan_from(ivars, n, status, cmp, vals, v, *next, &active); \
+      if (i != SIZE_MAX) { *next = i + 1 < n ? i + 1 : 0; return i; } \
+      if (!block || active == 0) return SIZE_MAX; \
+      shoal_wait_progress(); \
+      shoal_backoff_wait(&b); \
+    } \
+  }
+SHOAL_SYNC_TYPES(SHOAL_SYNC_ANY)
+
 #define SHOAL_SYNC_API(T, N) \
   void shmem_##N##_wait_until(T *ivar, int cmp, T v) { \
     check_ivar("shmem_" #N "_wait_until", ivar, sizeof(T)); \
@@ -107,7 +138,7 @@ SHOAL_SYNC_TYPES(SHOAL_GPU_POLL)
     check_ivars("shmem_" #N "_wait_until_any", ivars, n, sizeof(T)); \
     check_cmp("shmem_" #N "_wait_until_any", cmp); \
     GPU_ROUTE(N, ivars, n, status, cmp, NULL, v, NULL, 1, true) \
-    return shoal_dev_##N##_wait_until_any(ivars, n, status, cmp, NULL, v); \
+    return N##_any(ivars, n, status, cmp, NULL, v, true); \
   } \
   size_t shmem_##N##_wait_until_some(T *ivars, size_t n, size_t *idx, const int *status, int cmp, \
                                      T v) { \
@@ -127,7 +158,7 @@ SHOAL_SYNC_TYPES(SHOAL_GPU_POLL)
     check_ivars("shmem_" #N "_wait_until_any_vector", ivars, n, sizeof(T)); \
     check_cmp("shmem_" #N "_wait_until_any_vector", cmp); \
     GPU_ROUTE(N, ivars, n, status, cmp, vals, 0, NULL, 1, true) \
-    return shoal_dev_##N##_wait_until_any(ivars, n, status, cmp, vals, 0); \
+    return N##_any(ivars, n, status, cmp, vals, 0, true); \
   } \
   size_t shmem_##N##_wait_until_some_vector(T *ivars, size_t n, size_t *idx, const int *status, \
                                             int cmp, T *vals) { \
@@ -148,7 +179,7 @@ SHOAL_SYNC_TYPES(SHOAL_GPU_POLL)
     check_cmp("shmem_" #N "_test_any", cmp); \
     shoal_wait_progress(); \
     GPU_ROUTE(N, ivars, n, status, cmp, NULL, v, NULL, 1, false) \
-    return shoal_dev_##N##_test_any(ivars, n, status, cmp, NULL, v); \
+    return N##_any(ivars, n, status, cmp, NULL, v, false); \
   } \
   size_t shmem_##N##_test_some(T *ivars, size_t n, size_t *idx, const int *status, int cmp, T v) { \
     check_ivars("shmem_" #N "_test_some", ivars, n, sizeof(T)); \
@@ -169,7 +200,7 @@ SHOAL_SYNC_TYPES(SHOAL_GPU_POLL)
     check_cmp("shmem_" #N "_test_any_vector", cmp); \
     shoal_wait_progress(); \
     GPU_ROUTE(N, ivars, n, status, cmp, vals, 0, NULL, 1, false) \
-    return shoal_dev_##N##_test_any(ivars, n, status, cmp, vals, 0); \
+    return N##_any(ivars, n, status, cmp, vals, 0, false); \
   } \
   size_t shmem_##N##_test_some_vector(T *ivars, size_t n, size_t *idx, const int *status, int cmp, \
                                       T *vals) { \

@@ -3,6 +3,9 @@
  * or counters) so that quiet on one context does not wait for another. */
 #include "internal.h"
 #include "../transport/transport.h"
+#ifdef SHOAL_HAVE_OFI
+#include "../transport/proxy/am.h"
+#endif
 
 #include <stdlib.h>
 
@@ -47,6 +50,10 @@ void shmem_ctx_destroy(shmem_ctx_t ctx)
 
 void shoal_remote_quiet(struct shoal_ctx *ctx)
 {
+#if defined(SHOAL_HAVE_GPU) && defined(SHOAL_HAVE_OFI)
+  /* Host puts and AMOs to remote GPU heaps go through the proxy. */
+  if (shoal_am_on() && shoal_rt.transport != &shoal_transport_proxy) shoal_am_quiet("shmem_quiet");
+#endif
   const shoal_transport *t = shoal_rt.transport;
   if (!t) return;
   /* NULL: every context; contexts share the transport's completion

@@ -18,7 +18,8 @@ const shoal_env_var shoal_env_vars[] = {
     {"SHOAL_TEAM_SCRATCH", "256K", "symmetric scratch bytes per team for collectives"},
     {"SHOAL_ALLREDUCE", "auto", "all-reduce algorithm: auto, oneshot, twoshot, ring, push"},
     {"SHOAL_TRANSPORT", "auto",
-     "auto: libfabric only for PEs on other nodes; ofi: libfabric for every other PE"},
+     "auto: libfabric only for PEs on other nodes; ofi: libfabric for every other PE; "
+     "proxy: every other PE through the host proxy's active messages"},
     {"SHOAL_SYMMETRIC_DATA", "1", "make global/static variables symmetric (CPU target)"},
     {"FI_PROVIDER", "(best)",
      "libfabric provider for the remote transport, e.g. shm or \"tcp;ofi_rxm\" (unset: the "
@@ -139,7 +140,7 @@ static const char *choice_var(const char *name, const char *const *choices)
 void shoal_env_load(shoal_env *env)
 {
   static const char *const algos[] = {"auto", "oneshot", "twoshot", "ring", "push", NULL};
-  static const char *const transports[] = {"auto", "ofi", NULL};
+  static const char *const transports[] = {"auto", "ofi", "proxy", NULL};
   env->symmetric_size = size_var("SHMEM_SYMMETRIC_SIZE");
   env->debug = parse_bool(env_or_default("SHMEM_DEBUG"));
   env->info = parse_bool(env_or_default("SHMEM_INFO"));

@@ -3,11 +3,15 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void vprint(const char *kind, const char *call, const char *fmt, va_list ap)
 {
   char msg[1024];
   vsnprintf(msg, sizeof msg, fmt, ap);
+  /* Inside the library, routines are named pshmem_X (the profiling
+   * interface); the user called shmem_X. */
+  if (call && strncmp(call, "pshmem_", 7) == 0) call++;
   if (call)
     fprintf(stderr, "shoal: PE %d: %s%s: %s\n", shoal_dstate.my_pe, kind, call, msg);
   else

@@ -55,9 +55,11 @@ void *shmem_malloc_with_hints(size_t size, long hints)
 {
   SHOAL_REQUIRE_INIT("shmem_malloc_with_hints");
   long known = SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE;
+  /* a hint never makes a correct program fail: unknown bits are ignored */
   if (hints & ~known)
-    shoal_error("shmem_malloc_with_hints", "argument 'hints' = %#lx has unknown bits (known: "
-                "SHMEM_MALLOC_ATOMICS_REMOTE, SHMEM_MALLOC_SIGNAL_REMOTE)", hints);
+    shoal_debug("shmem_malloc_with_hints: ignoring unknown bits %#lx of argument 'hints' = %#lx "
+                "(known: SHMEM_MALLOC_ATOMICS_REMOTE, SHMEM_MALLOC_SIGNAL_REMOTE)",
+                hints & ~known, hints);
   /* Every block is already fit for remote atomics and signals. */
   return shmem_malloc(size);
 }

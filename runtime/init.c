@@ -136,7 +136,7 @@ static int runtime_init(void)
   free(cards);
 
   /* Map every peer on my node, unless the transport is forced for all. */
-  bool force_remote = !strcmp(shoal_rt.env.transport, "ofi");
+  bool force_remote = strcmp(shoal_rt.env.transport, "auto") != 0;
   bool *is_remote = calloc((size_t)n, sizeof(bool));
   int n_remote = 0;
   for (int i = 0; i < n; i++) {
@@ -333,9 +333,9 @@ const char *shmemx_build_config(void)
          " pmix=no"
 #endif
 #ifdef SHOAL_HAVE_OFI
-         " ofi=yes"
+         " ofi=yes proxy=yes"
 #else
-         " ofi=no"
+         " ofi=no proxy=no"
 #endif
 #ifdef SHOAL_ARG_CHECKS
          " arg-checks=yes"

@@ -65,6 +65,11 @@ int main(int argc, char **argv)
   printf("  load/store    yes (PEs of one node map each other's heaps: POSIX shared memory)\n");
   printf("  libfabric     %s (PEs on other nodes, or SHOAL_TRANSPORT=ofi)\n",
          config_value(config, "ofi", buf, sizeof buf));
+  printf("  host proxy    %s (GPU kernels reach PEs on other nodes through it; SHOAL_TRANSPORT=proxy\n"
+         "                for the CPU API): active messages over libfabric RDM (FI_MSG, FI_ORDER_SAS);\n"
+         "                GPU data staged through pinned host buffers, FI_HMEM zero-copy not used;\n"
+         "                SHMEM_DEBUG=1 names the provider, FI_HMEM support and each peer's path\n",
+         config_value(config, "proxy", buf, sizeof buf));
   printf("Bootstrap:      PMIx %s (without a launcher a program runs as one PE)\n",
          config_value(config, "pmix", buf, sizeof buf));
   printf("                env: RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT (torchrun)\n");

@@ -1,5 +1,8 @@
 /* Dispatch from device/remote.h's seam to the chosen transport. */
 #include "transport.h"
+#ifdef SHOAL_HAVE_OFI
+#include "proxy/am.h"
+#endif
 
 #include <string.h>
 
@@ -21,20 +24,22 @@ static _Noreturn void no_transport(const char *what, int pe)
  * through the GPU runtime rather than the fabric. */
 void shoal_remote_put(struct shoal_ctx *ctx, void *dest, const void *src, size_t n, int pe)
 {
+  if (n == 0) return;   /* nothing moves, so no transport is needed (NULL dest is valid) */
 #ifdef SHOAL_HAVE_GPU
   if (shoal_gpu_owns(dest, 1)) { shoal_gpu_rma(1, dest, src, n, pe); return; }
 #endif
   if (!shoal_rt.transport) no_transport("put", pe);
-  if (n) shoal_rt.transport->put(ctx->transport, dest, src, n, pe);
+  shoal_rt.transport->put(ctx->transport, dest, src, n, pe);
 }
 
 void shoal_remote_get(struct shoal_ctx *ctx, void *dest, const void *src, size_t n, int pe)
 {
+  if (n == 0) return;
 #ifdef SHOAL_HAVE_GPU
   if (shoal_gpu_owns(src, 1)) { shoal_gpu_rma(0, dest, src, n, pe); return; }
 #endif
   if (!shoal_rt.transport) no_transport("get", pe);
-  if (n) shoal_rt.transport->get(ctx->transport, dest, src, n, pe);
+  shoal_rt.transport->get(ctx->transport, dest, src, n, pe);
 }
 
 void shoal_remote_amo(struct shoal_ctx *ctx, shoal_amo_op op, shoal_dtype dt, void *dest,
@@ -61,9 +66,9 @@ int shoal_transport_init(const bool *is_remote, int n_remote)
 {
   const char *want = shoal_rt.env.transport;
   shoal_rt.transport = NULL;
-  if (n_remote == 0 && strcmp(want, "ofi") != 0) return 0;
+  if (n_remote == 0 && !strcmp(want, "auto")) return 0;
 #ifdef SHOAL_HAVE_OFI
-  const shoal_transport *t = &shoal_transport_ofi;
+  const shoal_transport *t = strcmp(want, "proxy") ? &shoal_transport_ofi : &shoal_transport_proxy;
   if (t->init(is_remote) != 0) return -1;
   shoal_rt.transport = t;
   shoal_ctx_default.transport = t->ctx_create ? t->ctx_create(0) : NULL;

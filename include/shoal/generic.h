@@ -32,6 +32,22 @@
   X(unsigned short, ushort, A) X(unsigned int, uint, A) X(unsigned long, ulong, A) \
   X(unsigned long long, ulonglong, A)
 
+/* Team reductions (Table 10), distinct C types only. */
+#define SHOAL_G_REDUCE_BIT_TYPES(X, A) \
+  X(unsigned char, uchar, A) X(unsigned short, ushort, A) X(unsigned int, uint, A) \
+  X(unsigned long, ulong, A) X(unsigned long long, ulonglong, A) X(int8_t, int8, A) \
+  X(int16_t, int16, A) X(int32_t, int32, A) X(int64_t, int64, A)
+#define SHOAL_G_REDUCE_MINMAX_TYPES(X, A) \
+  X(char, char, A) X(signed char, schar, A) X(short, short, A) X(int, int, A) X(long, long, A) \
+  X(long long, longlong, A) X(unsigned char, uchar, A) X(unsigned short, ushort, A) \
+  X(unsigned int, uint, A) X(unsigned long, ulong, A) X(unsigned long long, ulonglong, A) \
+  X(float, float, A) X(double, double, A) X(long double, longdouble, A)
+#define SHOAL_G_REDUCE_ARITH_TYPES(X, A) \
+  SHOAL_G_REDUCE_MINMAX_TYPES(X, A) X(double _Complex, complexd, A) X(float _Complex, complexf, A)
+/* Deprecated 1.4 AMO names (shmem_int_add, shmem_double_swap, ...). */
+#define SHOAL_G_DEPR_TYPES(X, A) X(int, int, A) X(long, long, A) X(long long, longlong, A)
+#define SHOAL_G_DEPR_EXT_TYPES(X, A) SHOAL_G_DEPR_TYPES(X, A) X(float, float, A) X(double, double, A)
+
 /* Associations: a pointer to T (const or not) selects the typed routine. */
 #define SHOAL_G_PLAIN(T, N, OP) T *: shmem_##N##_##OP, const T *: shmem_##N##_##OP,
 #define SHOAL_G_CTX(T, N, OP) T *: shmem_ctx_##N##_##OP, const T *: shmem_ctx_##N##_##OP,
@@ -41,6 +57,11 @@ void shoal_generic_unsupported_type(void);
 
 #define SHOAL_G_ARG1(a, ...) a
 #define SHOAL_G_ARG2(a, b, ...) b
+
+/* A team collective (team first): dispatch on the second argument, dest. */
+#define SHOAL_G_SELECT_TEAM(TABLE, OP, ...) \
+  _Generic((SHOAL_G_ARG2(__VA_ARGS__, 0, 0)), \
+           TABLE(SHOAL_G_PLAIN, OP) default: shoal_generic_unsupported_type)(__VA_ARGS__)
 
 /* A family without ctx forms: dispatch on the first argument. */
 #define SHOAL_G_SELECT(TABLE, OP, ...) \
@@ -126,5 +147,43 @@ void shoal_generic_unsupported_type(void);
 #define shmem_test_all_vector(...) SHOAL_G_SELECT(SHOAL_G_SYNC_TYPES, test_all_vector, __VA_ARGS__)
 #define shmem_test_any_vector(...) SHOAL_G_SELECT(SHOAL_G_SYNC_TYPES, test_any_vector, __VA_ARGS__)
 #define shmem_test_some_vector(...) SHOAL_G_SELECT(SHOAL_G_SYNC_TYPES, test_some_vector, __VA_ARGS__)
+
+/* ---- collectives -------------------------------------------------------- */
+#define shmem_broadcast(...) SHOAL_G_SELECT_TEAM(SHOAL_G_RMA_TYPES, broadcast, __VA_ARGS__)
+#define shmem_collect(...) SHOAL_G_SELECT_TEAM(SHOAL_G_RMA_TYPES, collect, __VA_ARGS__)
+#define shmem_fcollect(...) SHOAL_G_SELECT_TEAM(SHOAL_G_RMA_TYPES, fcollect, __VA_ARGS__)
+#define shmem_alltoall(...) SHOAL_G_SELECT_TEAM(SHOAL_G_RMA_TYPES, alltoall, __VA_ARGS__)
+#define shmem_alltoalls(...) SHOAL_G_SELECT_TEAM(SHOAL_G_RMA_TYPES, alltoalls, __VA_ARGS__)
+#define shmem_and_reduce(...) SHOAL_G_SELECT_TEAM(SHOAL_G_REDUCE_BIT_TYPES, and_reduce, __VA_ARGS__)
+#define shmem_or_reduce(...) SHOAL_G_SELECT_TEAM(SHOAL_G_REDUCE_BIT_TYPES, or_reduce, __VA_ARGS__)
+#define shmem_xor_reduce(...) SHOAL_G_SELECT_TEAM(SHOAL_G_REDUCE_BIT_TYPES, xor_reduce, __VA_ARGS__)
+#define shmem_max_reduce(...) SHOAL_G_SELECT_TEAM(SHOAL_G_REDUCE_MINMAX_TYPES, max_reduce, __VA_ARGS__)
+#define shmem_min_reduce(...) SHOAL_G_SELECT_TEAM(SHOAL_G_REDUCE_MINMAX_TYPES, min_reduce, __VA_ARGS__)
+#define shmem_sum_reduce(...) SHOAL_G_SELECT_TEAM(SHOAL_G_REDUCE_ARITH_TYPES, sum_reduce, __VA_ARGS__)
+#define shmem_prod_reduce(...) SHOAL_G_SELECT_TEAM(SHOAL_G_REDUCE_ARITH_TYPES, prod_reduce, __VA_ARGS__)
+
+/* shmem_sync has two 1.5 forms, told apart by how many arguments a call
+ * passes: shmem_sync(team) is the C11 generic name of shmem_team_sync;
+ * shmem_sync(PE_start, logPE_stride, PE_size, pSync) is the deprecated
+ * active-set routine of that name.  Any other count fails to compile. */
+#define SHOAL_G_NARGS(...) SHOAL_G_NARGS_(__VA_ARGS__, 5, 4, 3, 2, 1, 0)
+#define SHOAL_G_NARGS_(a1, a2, a3, a4, a5, n, ...) n
+#define SHOAL_G_CAT(a, b) SHOAL_G_CAT_(a, b)
+#define SHOAL_G_CAT_(a, b) a##b
+#define SHOAL_G_SYNC_1 shmem_team_sync
+#define SHOAL_G_SYNC_4 (shmem_sync)
+#define shmem_sync(...) SHOAL_G_CAT(SHOAL_G_SYNC_, SHOAL_G_NARGS(__VA_ARGS__))(__VA_ARGS__)
+
+/* ---- deprecated 1.4 AMO names ---------------------------------------------
+ * shmem_swap also names the long routine of 1.2 (the macro selects
+ * shmem_long_swap for long, the same thing). */
+#define shmem_swap(...) SHOAL_G_SELECT(SHOAL_G_DEPR_EXT_TYPES, swap, __VA_ARGS__)
+#define shmem_fetch(...) SHOAL_G_SELECT(SHOAL_G_DEPR_EXT_TYPES, fetch, __VA_ARGS__)
+#define shmem_set(...) SHOAL_G_SELECT(SHOAL_G_DEPR_EXT_TYPES, set, __VA_ARGS__)
+#define shmem_cswap(...) SHOAL_G_SELECT(SHOAL_G_DEPR_TYPES, cswap, __VA_ARGS__)
+#define shmem_add(...) SHOAL_G_SELECT(SHOAL_G_DEPR_TYPES, add, __VA_ARGS__)
+#define shmem_inc(...) SHOAL_G_SELECT(SHOAL_G_DEPR_TYPES, inc, __VA_ARGS__)
+#define shmem_fadd(...) SHOAL_G_SELECT(SHOAL_G_DEPR_TYPES, fadd, __VA_ARGS__)
+#define shmem_finc(...) SHOAL_G_SELECT(SHOAL_G_DEPR_TYPES, finc, __VA_ARGS__)
 
 #endif

@@ -66,13 +66,17 @@ template <class T> __device__ inline T shoal_gpu_vload(const T *p)
 template <class T> __device__ inline void shoal_gpu_p(T *dest, T v, int pe)
 {
   T *r = (T *)shoal_dev_ptr(dest, pe);
-  if (SHOAL_UNLIKELY(!r)) shoal_gpu_fail("p", dest, pe);
+  if (SHOAL_UNLIKELY(!r)) shoal_remote_put(SHOAL_DEV_CTX, dest, &v, sizeof v, pe);   /* host proxy */
   else *r = v;
 }
 template <class T> __device__ inline T shoal_gpu_g(const T *src, int pe)
 {
   const T *r = (const T *)shoal_dev_ptr(src, pe);
-  if (SHOAL_UNLIKELY(!r)) { shoal_gpu_fail("g", src, pe); return shoal_gpu_zero<T>(); }
+  if (SHOAL_UNLIKELY(!r)) {   /* host proxy */
+    T v = shoal_gpu_zero<T>();
+    shoal_remote_get(SHOAL_DEV_CTX, &v, src, sizeof v, pe);
+    return v;
+  }
   return shoal_gpu_vload(r);
 }
 

@@ -123,7 +123,12 @@ template <class S, bool wait = true>
 __device__ inline void shoal_gpu_put_coop(void *dest, const void *src, size_t n, int pe)
 {
   void *r = shoal_dev_ptr(dest, pe);
-  if (SHOAL_UNLIKELY(!r)) shoal_gpu_fail("putmem (cooperative)", dest, pe);
+  if (SHOAL_UNLIKELY(!r)) {   /* through the host proxy: one thread posts for the group */
+    S::sync();
+    if (S::tid() == 0) shoal_remote_put(SHOAL_DEV_CTX, dest, src, n, pe);
+    S::sync();
+    return;
+  }
   shoal_gpu_copy_coop(r, src, n, S::tid(), S::size());
   if (wait) S::sync();
 }
@@ -131,7 +136,12 @@ template <class S, bool wait = true>
 __device__ inline void shoal_gpu_get_coop(void *dest, const void *src, size_t n, int pe)
 {
   const void *r = shoal_dev_ptr(src, pe);
-  if (SHOAL_UNLIKELY(!r)) shoal_gpu_fail("getmem (cooperative)", src, pe);
+  if (SHOAL_UNLIKELY(!r)) {   /* through the host proxy: one thread posts for the group */
+    S::sync();
+    if (S::tid() == 0) shoal_remote_get(SHOAL_DEV_CTX, dest, src, n, pe);
+    S::sync();
+    return;
+  }
   shoal_gpu_copy_coop(dest, r, n, S::tid(), S::size());
   if (wait) S::sync();
 }

@@ -63,8 +63,13 @@
   X(uint32_t, uint32) X(uint64_t, uint64) X(size_t, size) X(float, float) \
   X(double, double)
 
-#ifdef __cplusplus
-#define SHOAL_REDUCE_COMPLEX_TYPES(X)
+#if defined(__cplusplus) && (defined(__CUDACC__) || defined(__HIPCC__))
+#define SHOAL_REDUCE_COMPLEX_TYPES(X)   /* GPU units: not in device code */
+#elif defined(__cplusplus)
+/* C++: std::complex<T> has the layout of C's T _Complex, so the same
+ * library routines take it. */
+#include <complex>
+#define SHOAL_REDUCE_COMPLEX_TYPES(X) X(std::complex<double>, complexd) X(std::complex<float>, complexf)
 #else
 #define SHOAL_REDUCE_COMPLEX_TYPES(X) X(double _Complex, complexd) X(float _Complex, complexf)
 #endif

@@ -1,7 +1,8 @@
 # Install test: installs into a temporary DESTDIR and builds examples/hello.c
 # against it with oshcc, pkg-config and CMake (tests/install/run.sh).
 TESTS += tests/install/run.sh
-EXTRA_DIST += tests/install/run.sh tests/install/CMakeLists.txt
+EXTRA_DIST += tests/install/run.sh tests/install/CMakeLists.txt tests/install/pshmem_tool.c \
+	tests/install/pshmem_prog.c
 
 # The build's settings for the test (sanitizer flags, install dirs).
 .PHONY: shoal-print-build-vars

@@ -24,7 +24,8 @@ make -s -C "$top" install DESTDIR="$tmp" >"$tmp/install.log" 2>&1 || { cat "$tmp
 root=$tmp$prefix bin=$tmp$bindir lib=$tmp$libdir
 for f in "$bin/oshcc" "$bin/oshrun" "$bin/shoal-info" "$lib/libshoal.so" "$lib/libshoal.a" \
          "$lib/pkgconfig/shoal.pc" "$lib/cmake/Shoal/ShoalConfig.cmake" \
-         "$lib/cmake/Shoal/ShoalConfigVersion.cmake" "$tmp$includedir/shmem.h" "$tmp$includedir/shmemx.h"; do
+         "$lib/cmake/Shoal/ShoalConfigVersion.cmake" "$tmp$includedir/shmem.h" "$tmp$includedir/shmemx.h" \
+         "$tmp$includedir/pshmem.h"; do
   [ -e "$f" ] || fail "not installed: ${f#"$tmp"}"
 done
 for p in man1/oshcc.1 man1/oshrun.1 man1/shoal-info.1 man3/shmem_put.3 man3/shmem_int_put.3 \
@@ -78,6 +79,29 @@ if command -v cmake >/dev/null; then
 else
   fail "cmake not found (tools/install-deps.sh installs it)"
 fi
+
+# Profiling interface: a tool that defines shmem_int_put, shmem_barrier_all,
+# shmem_pcontrol and shmem_finalize and forwards to their pshmem_ names sees
+# exactly the program's calls (the library's own calls go to pshmem_),
+# linked as a shared library before libshoal.so, and linked statically.
+tool=$(cd "$srcdir/tests/install" && pwd)
+run_tool() {   # run_tool PROGRAM
+  out=$("$bin/oshrun" -np 2 "$1" 2>&1) || { echo "$out"; fail "oshrun -np 2 $1"; }
+  n=$(echo "$out" | grep -c 'pshmem tool: PE [01]: puts 3 barriers 6 pcontrol 2$') || true
+  [ "$n" = 2 ] || { echo "$out"; fail "$1: the tool did not see 3 puts, 6 barriers, pcontrol 2 on each PE"; }
+  echo "   $1: ok"
+}
+step "profiling interface (pshmem.h), shared library"
+$CC $CFLAGS -fPIC -shared -I"$tmp$includedir" "$tool/pshmem_tool.c" -o "$tmp/libptool.so" \
+  -L"$lib" -lshoal $LDFLAGS || fail "tool library build"
+$CC $CFLAGS -I"$tmp$includedir" "$tool/pshmem_prog.c" -o "$tmp/pshmem-shared" -L"$tmp" -lptool \
+  -L"$lib" -lshoal -Wl,-rpath,"$tmp" -Wl,-rpath,"$lib" $LDFLAGS || fail "tool program build (shared)"
+run_tool "$tmp/pshmem-shared"
+step "profiling interface (pshmem.h), static library"
+$CC $CFLAGS -I"$tmp$includedir" "$tool/pshmem_prog.c" "$tool/pshmem_tool.c" -o "$tmp/pshmem-static" \
+  "$lib/libshoal.a" $(pkg-config --static --libs shoal | sed 's/-lshoal//') $LDFLAGS ||
+  fail "tool program build (static)"
+run_tool "$tmp/pshmem-static"
 
 step "make uninstall"
 make -s -C "$top" uninstall DESTDIR="$tmp" >"$tmp/uninstall.log" 2>&1 || { cat "$tmp/uninstall.log"; fail "make uninstall"; }

@@ -1,8 +1,9 @@
 # The libfabric transport's tests (only in builds with libfabric).
 if HAVE_OFI
 check_PROGRAMS += tests/ofi/test_ofi tests/ofi/test_ofi_cas tests/ofi/test_ofi_amo_all
-TESTS += tests/ofi/test_ofi tests/ofi/test_ofi_cas tests/ofi/test_ofi_amo_all tests/ofi/test_fail.sh
-EXTRA_DIST += tests/ofi/test_fail.sh
+TESTS += tests/ofi/test_ofi tests/ofi/test_ofi_cas tests/ofi/test_ofi_amo_all tests/ofi/test_fail.sh \
+	tests/ofi/test_proxy.sh
+EXTRA_DIST += tests/ofi/test_fail.sh tests/ofi/test_proxy.sh
 tests_ofi_test_ofi_SOURCES = tests/ofi/test_ofi.c
 tests_ofi_test_ofi_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_ofi_test_ofi_LDADD = $(TEST_LDADD)

@@ -56,7 +56,10 @@ int main(int argc, char **argv)
   if (!strcmp(c, "interior_free")) shmem_free(sym + 1);
   if (!strcmp(c, "realloc_foreign")) (void)shmem_realloc(local_int, 128);
   if (!strcmp(c, "align_bad")) (void)shmem_align(48, 64);
-  if (!strcmp(c, "hints_bad")) (void)shmem_malloc_with_hints(64, 1L << 40);
+  if (!strcmp(c, "bcast_overlap")) {   /* dest == source is fine; partial overlap is not */
+    static long psync[SHMEM_BCAST_SYNC_SIZE];
+    shmem_broadcast32(sym + 1, sym, 4, 0, 0, 0, n, psync);
+  }
   if (!strcmp(c, "ctx_options")) {
     shmem_ctx_t ctx;
     shmem_ctx_create(1L << 20, &ctx);

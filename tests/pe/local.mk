@@ -2,7 +2,7 @@
 # tests/run-pe.sh; scripts (*.sh) run once and launch their own jobs.
 PE_TESTS = tests/pe/test_rma tests/pe/test_amo tests/pe/test_wait tests/pe/test_lock \
 	tests/pe/test_ctx tests/pe/test_heap tests/pe/test_setup \
-	tests/pe/test_generic
+	tests/pe/test_generic tests/pe/test_conf tests/pe/test_generic_coll
 check_PROGRAMS += $(PE_TESTS) tests/pe/bad_input tests/pe/lifecycle
 TESTS += $(PE_TESTS) tests/pe/bad_input.sh tests/pe/lifecycle.sh
 EXTRA_DIST += tests/pe/bad_input.sh tests/pe/lifecycle.sh
@@ -48,3 +48,17 @@ tests_pe_test_v16_SOURCES = tests/pe/test_v16.c
 tests_pe_test_v16_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_pe_test_v16_CFLAGS = $(AM_CFLAGS) -std=c11
 tests_pe_test_v16_LDADD = $(TEST_LDADD)
+tests_pe_test_conf_SOURCES = tests/pe/test_conf.c
+tests_pe_test_conf_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_pe_test_conf_LDADD = $(TEST_LDADD)
+tests_pe_test_generic_coll_SOURCES = tests/pe/test_generic_coll.c
+tests_pe_test_generic_coll_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_pe_test_generic_coll_CFLAGS = $(AM_CFLAGS) -std=c11
+tests_pe_test_generic_coll_LDADD = $(TEST_LDADD)
+# C++ (issue 11): the standard API from C++, complex reductions on std::complex.
+check_PROGRAMS += tests/pe/test_cxx
+TESTS += tests/pe/test_cxx
+tests_pe_test_cxx_SOURCES = tests/pe/test_cxx.cpp
+tests_pe_test_cxx_CPPFLAGS = $(AM_CPPFLAGS)
+tests_pe_test_cxx_CXXFLAGS = -std=c++17 -Wall -Wextra
+tests_pe_test_cxx_LDADD = libshoal.la

@@ -1,0 +1,181 @@
+/* The GPU side of the host proxy: a thread of this PE that serves its
+ * kernels.  Kernels post commands for peers they cannot map into the queue
+ * of device/proxy_queue.h (host memory mapped into the GPU); this thread
+ * takes them in ticket order and carries them out with the active messages
+ * of transport/proxy/am.h, whose target side applies them to the peer's
+ * GPU heap.  A command is done (the queue's done counter passes it) when
+ * its source has been copied out (put), its data has landed (get), its
+ * result is in the slot (fetching AMO), or every earlier command is
+ * applied at its target (quiet). */
+#include "../runtime/internal.h"
+#include "gpu.h"
+#include "gpu_proxy.h"
+#include "../transport/proxy/am.h"
+#include "gpu_lib.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { PROXY_SLOTS = 1024 };
+
+static struct {
+  bool on;
+  int device;
+  char *base;            /* my GPU heap */
+  size_t size;
+  shoal_pq hq;           /* host view of the queue */
+  void *host_block;      /* slots, done, quiet_mark */
+  uint64_t *head_dev;    /* the ticket counter, in device memory */
+  uint64_t head_dummy;   /* the host view's head (the host never posts) */
+  pthread_t thread;
+  int stop;
+} P;
+
+#ifdef SHOAL_HAVE_OFI
+static const char *call = "device-initiated operation (GPU proxy)";
+
+static size_t heap_off(uint64_t addr, size_t n, const shoal_pq_cmd *c)
+{
+  size_t off = shoal_region_offset((const void *)(uintptr_t)addr, P.base, P.size);
+  if (off == SIZE_MAX || n > P.size - off)
+    shoal_error(call, "a kernel asked for %zu bytes at %p on PE %u, which is not in the symmetric GPU "
+                "heap (op %u)", n, (void *)(uintptr_t)addr, c->pe, c->op);
+  return off;
+}
+
+static size_t dt_bytes(uint32_t dt)
+{
+  return (dt == SHOAL_DT_I32 || dt == SHOAL_DT_U32 || dt == SHOAL_DT_F32) ? 4 : 8;
+}
+
+static void carry_out(uint64_t t, const shoal_pq_cmd *c)
+{
+  uint64_t result = 0;
+  bool keep = false;
+  switch (c->op) {
+  case SHOAL_PQ_PUT:
+    shoal_am_put(call, (int)c->pe, SHOAL_AM_GPU_HEAP, heap_off(c->dest, c->n, c),
+                 (const void *)(uintptr_t)c->src, c->n);
+    break;
+  case SHOAL_PQ_PUT_INLINE:
+    shoal_am_put(call, (int)c->pe, SHOAL_AM_GPU_HEAP, heap_off(c->dest, c->n, c), &c->operand,
+                 c->n <= 8 ? c->n : 8);
+    break;
+  case SHOAL_PQ_GET_INLINE:
+    keep = true;
+    shoal_am_get(call, (int)c->pe, SHOAL_AM_GPU_HEAP, heap_off(c->src, c->n, c), &result,
+                 c->n <= 8 ? c->n : 8);
+    break;
+  case SHOAL_PQ_GET:
+    shoal_am_get(call, (int)c->pe, SHOAL_AM_GPU_HEAP, heap_off(c->src, c->n, c),
+                 (void *)(uintptr_t)c->dest, c->n);
+    break;
+  case SHOAL_PQ_AMO:
+    keep = c->n != 0;   /* the kernel waits for the result */
+    shoal_am_amo(call, (int)c->pe, SHOAL_AM_GPU_HEAP, heap_off(c->dest, dt_bytes(c->dtype), c),
+                 (shoal_amo_op)c->amo_op, (shoal_dtype)c->dtype, &c->operand, &c->compare,
+                 keep ? &result : NULL);
+    break;
+  case SHOAL_PQ_QUIET:
+    shoal_am_quiet(call);
+    shoal_store_release(P.hq.quiet_mark, t + 1);
+    break;
+  default:
+    shoal_error(call, "the GPU posted a command of unknown kind %u", c->op);
+  }
+  shoal_pq_complete(&P.hq, t, keep, result);
+}
+
+static void *proxy_main(void *arg)
+{
+  (void)arg;
+  const char *err = shoal_gpu_v_set_device(P.device);
+  if (err) shoal_error(call, "the proxy thread could not select GPU %d: %s", P.device, err);
+  shoal_backoff bo = SHOAL_BACKOFF_INIT;
+  for (uint64_t t = 0; !__atomic_load_n(&P.stop, __ATOMIC_ACQUIRE);) {
+    shoal_pq_cmd c;
+    if (!shoal_pq_peek(&P.hq, t, &c)) {
+      /* Stay hot a while (latency), then back off (idle PEs cost little). */
+      if (bo.spins < 4096) bo.spins++;
+      else shoal_backoff_wait(&bo);
+      continue;
+    }
+    bo.spins = 0;
+    carry_out(t, &c);
+    t++;
+  }
+  return NULL;
+}
+
+#endif
+
+/* Are there PEs whose GPU heap this PE cannot map?  The same answer on
+ * every PE (so starting the proxy is collective). */
+static bool job_spans_nodes(void)
+{
+  for (int i = 0; i < shoal_dstate.n_pes; i++)
+    if (shoal_rt.boot.node_of[i] != shoal_rt.boot.node_of[0]) return true;
+  return false;
+}
+
+int shoal_gpu_proxy_start(int device, char *base, size_t size, shoal_pq *dev_q)
+{
+  memset(dev_q, 0, sizeof *dev_q);
+  if (!job_spans_nodes()) return 0;
+#ifdef SHOAL_HAVE_OFI
+  if (!shoal_am_on() && shoal_am_init() != 0) return -1;
+  shoal_am_set_region(SHOAL_AM_GPU_HEAP, base, size);
+  shoal_am_set_gpu_device(device);
+  P.device = device;
+  P.base = base;
+  P.size = size;
+  size_t bytes = PROXY_SLOTS * sizeof(shoal_pq_cmd) + 2 * 64;
+  void *h, *d;
+  const char *err = shoal_gpu_v_host_alloc_mapped(&h, &d, bytes);
+  if (!err) err = shoal_gpu_v_malloc((void **)&P.head_dev, sizeof(uint64_t));
+  if (!err) err = shoal_gpu_v_memset(P.head_dev, 0, sizeof(uint64_t));
+  if (err) shoal_error("shmem_init", "allocating the GPU proxy's command queue: %s", err);
+  P.host_block = h;
+  char *hb = h, *db = d;
+  size_t slots = PROXY_SLOTS * sizeof(shoal_pq_cmd);
+  P.hq = (shoal_pq){&P.head_dummy, (shoal_pq_cmd *)hb, (uint64_t *)(hb + slots),
+                    (uint64_t *)(hb + slots + 64), PROXY_SLOTS};
+  shoal_pq_reset(&P.hq);
+  *dev_q = (shoal_pq){P.head_dev, (shoal_pq_cmd *)db, (uint64_t *)(db + slots),
+                      (uint64_t *)(db + slots + 64), PROXY_SLOTS};
+  /* Load the AMO kernel now: loading a module while a kernel spins waiting
+   * for that very AMO (CUDA's lazy loading) would never finish. */
+  uint64_t zero = 0, old = 0;
+  shoal_gpu_lib_amo(SHOAL_AMO_FETCH, SHOAL_DT_U64, base, &zero, &zero, &old);
+  P.stop = 0;
+  if (pthread_create(&P.thread, NULL, proxy_main, NULL) != 0)
+    shoal_error("shmem_init", "could not start the GPU proxy thread");
+  P.on = true;
+  shoal_debug("GPU proxy: on, %d-slot queue, active messages on provider %s (FI_HMEM %s; data "
+              "staged through pinned host buffers)", PROXY_SLOTS, shoal_am_provider(),
+              shoal_am_hmem() ? "offered, not used yet" : "not offered");
+  return 0;
+#else
+  (void)device; (void)base; (void)size;
+  shoal_warn("PEs on other nodes: this build has no libfabric, so kernels cannot reach them");
+  return 0;
+#endif
+}
+
+bool shoal_gpu_proxy_on(void) { return P.on; }
+
+void shoal_gpu_proxy_stop(void)
+{
+  if (!P.on) return;
+  __atomic_store_n(&P.stop, 1, __ATOMIC_RELEASE);
+  pthread_join(P.thread, NULL);
+  P.on = false;
+#ifdef SHOAL_HAVE_OFI
+  shoal_am_set_region(SHOAL_AM_GPU_HEAP, NULL, 0);
+  /* The fabric half stays up when it is the host transport too. */
+  if (shoal_rt.transport != &shoal_transport_proxy) shoal_am_fini();
+#endif
+  shoal_gpu_v_free(P.head_dev);
+  shoal_gpu_v_host_free(P.host_block);
+}
