@@ -16,6 +16,11 @@ python_shoal__shoal_la_SOURCES = python/shoal/_shoal.c
 python_shoal__shoal_la_CPPFLAGS = $(AM_CPPFLAGS) -I$(PYTHON_INCLUDE)
 python_shoal__shoal_la_LDFLAGS = -module -avoid-version -shared
 python_shoal__shoal_la_LIBADD = libshoal.la
+if HAVE_HIP
+# HIP builds: the heap is GPU memory and the package has no HIP side yet,
+# so importing it says so instead of handing out host views of GPU memory.
+python_shoal__shoal_la_CPPFLAGS += -DSHOAL_PY_UNSUPPORTED_GPU
+endif
 if HAVE_CUDA
 # CUDA builds: GPU tensors go through Shoal's _on_stream host forms, which
 # are templates in <shoal/gpu_x.h>: nvcc compiles them (gpu_stream.cu), and

@@ -825,6 +825,11 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_shoal", "Shoal's C 
 
 PyMODINIT_FUNC PyInit__shoal(void)
 {
+#ifdef SHOAL_PY_UNSUPPORTED_GPU
+  PyErr_SetString(PyExc_ImportError, "shoal: this Shoal is a HIP build, and the Python package "
+                  "supports CPU and CUDA builds only (yet)");
+  return NULL;
+#endif
   if (PyType_Ready(&BufferType) < 0) return NULL;
   s_data_ptr = PyUnicode_InternFromString("data_ptr");
   s_numel = PyUnicode_InternFromString("numel");
