@@ -18,6 +18,19 @@ const char *shmemx_build_config(void);
  * shmem_init. */
 int shmemx_info_env(int i, const char **name, const char **default_value, const char **help);
 
+/* ---- unique-id start (NVSHMEM's style) ---------------------------------- */
+/* For programs that already have a communicator: one rank calls
+ * shmemx_get_uniqueid, sends the bytes to every rank (MPI_Bcast, a
+ * torch.distributed broadcast, a file), and every rank calls
+ * shmemx_init_with_uniqueid(uid, its rank, the number of ranks) in place of
+ * shmem_init.  The id carries rank 0's TCP rendezvous address; rank 0 must
+ * run on the host that made it.  Both return 0, or -1 with a message. */
+typedef struct shmemx_uniqueid {
+  char internal[128];
+} shmemx_uniqueid_t;
+int shmemx_get_uniqueid(shmemx_uniqueid_t *uid);
+int shmemx_init_with_uniqueid(shmemx_uniqueid_t uid, int rank, int nranks);
+
 /* ---- collectives and teams --------------------------------------------- */
 /* 16-bit floating types for reductions: half (_Float16, where the compiler
  * has it) and bfloat16 (stored as its 16 bits, computed in float). */

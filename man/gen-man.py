@@ -630,6 +630,28 @@ fam(name="shmemx_build_config", summary="Shoal build configuration and environme
     args=[("i", "Index of the variable."), ("name, default_value, help", "Receive the description; any may be NULL.")],
     ret="shmemx_info_env: 0, or -1 when i is past the last variable.",
     aliases=[r"shmemx_info_env"], see=["shoal-info"])
+fam(name="shmemx_init_with_uniqueid", summary="start Shoal from a unique id (NVSHMEM style)",
+    c11=None, typed=["#include <shmemx.h>", "",
+                     "typedef struct shmemx_uniqueid { char internal[128]; } shmemx_uniqueid_t;",
+                     "int shmemx_get_uniqueid(shmemx_uniqueid_t *uid);",
+                     "int shmemx_init_with_uniqueid(shmemx_uniqueid_t uid, int rank, int nranks);"],
+    desc="For programs that already have a communicator (MPI, torch.distributed, a shared file) "
+         "and were not started by a PMIx launcher.  One rank calls shmemx_get_uniqueid; the "
+         "program sends the 128 bytes of uid to every rank; every rank then calls "
+         "shmemx_init_with_uniqueid with the same uid, its rank and the number of ranks, in place "
+         "of .BR shmem_init (3). "
+         "PE numbers are the ranks given.  The id carries a TCP rendezvous address: the host "
+         "name's address (or SHOAL_BOOTSTRAP_ADDR) and a free port that shmemx_get_uniqueid "
+         "opened, so rank 0 must run on the host that made the id (best: in the process that "
+         "made it).  The rendezvous waits at most SHOAL_BOOTSTRAP_TIMEOUT seconds, then fails "
+         "with a message.  Jobs started by torchrun need neither call: shmem_init reads RANK, "
+         "WORLD_SIZE, MASTER_ADDR and MASTER_PORT (SHOAL_BOOTSTRAP=env).",
+    args=[("uid", "The id from shmemx_get_uniqueid, the same bytes on every rank."),
+          ("rank", "This process's PE number, 0 <= rank < nranks."),
+          ("nranks", "The number of PEs in the job.")],
+    ret="0, or -1 with a message on stderr (a NULL or foreign uid, a bad rank, the library "
+        "already initialized).",
+    aliases=[r"shmemx_get_uniqueid"], see=["shmem_init", "shmem_finalize"])
 
 # ---- OpenSHMEM 1.6 additions ----------------------------------------------
 IBARGS = [("ctx", "The context to issue the operation on."),

@@ -57,6 +57,7 @@ shoal_man3_pages = \
 	man/man3/pshmem.3 \
 	man/man3/shmem_udcflush.3 \
 	man/man3/shmemx_build_config.3 \
+	man/man3/shmemx_init_with_uniqueid.3 \
 	man/man3/shmem_ibput.3 \
 	man/man3/shmem_ibget.3 \
 	man/man3/shmem_signal_add.3 \
@@ -1377,6 +1378,7 @@ shoal_man3_pages = \
 	man/man3/shmem_set_cache_line_inv.3 \
 	man/man3/shmem_udcflush_line.3 \
 	man/man3/shmemx_info_env.3 \
+	man/man3/shmemx_get_uniqueid.3 \
 	man/man3/shmem_char_ibput.3 \
 	man/man3/shmem_ctx_char_ibput.3 \
 	man/man3/shmem_ctx_double_ibput.3 \

@@ -1,6 +1,8 @@
-/* Bootstrap over PMIx: who am I, who shares my node, and a way to exchange
- * small blobs before the heap exists.  Without a launcher (PMIx_Init answers
- * UNREACHABLE) the program runs as a single PE. */
+/* Bootstrap: who am I, who shares my node, and a way to exchange small
+ * blobs before the heap exists.  This file holds the interface (shoal_boot_*)
+ * and the PMIx implementation; bootstrap_env.c has the torchrun-style one.
+ * Without a launcher (PMIx_Init answers UNREACHABLE) the program runs as a
+ * single PE. */
 #include "internal.h"
 
 #include <stdio.h>
@@ -15,6 +17,7 @@ static bool pmix_up;
 #endif
 static shoal_boot *boot;
 static unsigned exchange_seq;
+static const shoal_boot_ops *ops;   /* the implementation in use */
 
 typedef struct host_id {
   char name[128];
@@ -43,11 +46,8 @@ static void assign_nodes(shoal_boot *b, const host_id *ids, int pes_per_node)
   }
 }
 
-int shoal_boot_init(shoal_boot *b, int pes_per_node)
+static int pmix_init(shoal_boot *b)
 {
-  boot = b;
-  memset(b, 0, sizeof *b);
-  b->size = 1;
 #ifdef SHOAL_HAVE_PMIX
   pmix_status_t rc = PMIx_Init(&me, NULL, 0);
   if (rc == PMIX_SUCCESS) {
@@ -70,6 +70,34 @@ int shoal_boot_init(shoal_boot *b, int pes_per_node)
   }
 #endif
   if (!b->launched) snprintf(b->job_id, sizeof b->job_id, "single%d", (int)getpid());
+  return 0;
+}
+
+/* auto: PMIx when a PMIx server is present, else the environment when it
+ * names a torchrun-style job, else PMIx (which falls back to one PE). */
+static bool pmix_server_present(void)
+{
+  extern char **environ;
+  for (char **e = environ; *e; e++)
+    if (!strncmp(*e, "PMIX_SERVER_URI", 15) || !strncmp(*e, "PMIX_NAMESPACE=", 15)) return true;
+  return false;
+}
+
+static const shoal_boot_ops pmix_ops;
+
+int shoal_boot_init(shoal_boot *b, int pes_per_node)
+{
+  boot = b;
+  memset(b, 0, sizeof *b);
+  b->size = 1;
+  const char *want = shoal_rt.env.bootstrap;
+  if (shoal_boot_uid_pending() || !strcmp(want, "env") ||
+      (!strcmp(want, "auto") && shoal_boot_env_present() && !pmix_server_present()))
+    ops = &shoal_boot_env_ops;
+  else
+    ops = &pmix_ops;
+  if (ops->init(b) != 0) return -1;
+  shoal_debug("bootstrap: %s, rank %d of %d", ops->name, b->rank, b->size);
   /* Shared-memory names may not contain '/'. */
   for (char *c = b->job_id; *c; c++)
     if (*c == '/' || *c == ' ') *c = '_';
@@ -83,7 +111,21 @@ int shoal_boot_init(shoal_boot *b, int pes_per_node)
   return 0;
 }
 
-void shoal_boot_allgather(const void *mine, void *out, size_t len)
+void shoal_boot_allgather(const void *mine, void *out, size_t len) { ops->allgather(mine, out, len); }
+void shoal_boot_barrier(void) { ops->barrier(); }
+void shoal_boot_abort(int status, const char *msg)
+{
+  if (ops) ops->abort(status, msg);
+  _exit(status);
+}
+void shoal_boot_fini(void)
+{
+  ops->fini();
+  free(boot->node_of);
+  boot->node_of = NULL;
+}
+
+static void pmix_allgather(const void *mine, void *out, size_t len)
 {
   if (!boot->launched) {
     memcpy(out, mine, len);
@@ -121,7 +163,7 @@ void shoal_boot_allgather(const void *mine, void *out, size_t len)
 #endif
 }
 
-void shoal_boot_barrier(void)
+static void pmix_barrier(void)
 {
 #ifdef SHOAL_HAVE_PMIX
   if (pmix_up) {
@@ -132,7 +174,7 @@ void shoal_boot_barrier(void)
 #endif
 }
 
-void shoal_boot_abort(int status, const char *msg)
+static void pmix_abort(int status, const char *msg)
 {
 #ifdef SHOAL_HAVE_PMIX
   if (pmix_up) {
@@ -143,7 +185,7 @@ void shoal_boot_abort(int status, const char *msg)
   _exit(status);
 }
 
-void shoal_boot_fini(void)
+static void pmix_fini(void)
 {
 #ifdef SHOAL_HAVE_PMIX
   if (pmix_up) {
@@ -151,6 +193,7 @@ void shoal_boot_fini(void)
     pmix_up = false;
   }
 #endif
-  free(boot->node_of);
-  boot->node_of = NULL;
 }
+
+static const shoal_boot_ops pmix_ops = {"pmix", pmix_init, pmix_allgather, pmix_barrier,
+                                        pmix_abort, pmix_fini};

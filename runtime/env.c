@@ -37,6 +37,15 @@ const shoal_env_var shoal_env_vars[] = {
     {"SHOAL_GPU_DEVICE", "(local-rank)",
      "GPU builds: the device this PE uses, among the visible ones (default: the local rank "
      "modulo the number of GPUs)"},
+    {"SHOAL_BOOTSTRAP", "auto",
+     "how PEs find each other: pmix, env (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT as torchrun "
+     "sets them, TCP rendezvous) or auto (PMIx when a PMIx server is present, else env when "
+     "RANK and WORLD_SIZE are set, else a single PE)"},
+    {"SHOAL_BOOTSTRAP_PORT", "(MASTER_PORT+1)",
+     "env bootstrap: TCP port rank 0 listens on at MASTER_ADDR (torchrun's own store has "
+     "MASTER_PORT)"},
+    {"SHOAL_BOOTSTRAP_TIMEOUT", "120",
+     "env bootstrap and unique-id init: seconds to wait for the rendezvous before failing"},
     {NULL, NULL, NULL},
 };
 
@@ -143,4 +152,7 @@ void shoal_env_load(shoal_env *env)
   env->allreduce = choice_var("SHOAL_ALLREDUCE", algos);
   env->transport = choice_var("SHOAL_TRANSPORT", transports);
   env->symmetric_data = parse_bool(env_or_default("SHOAL_SYMMETRIC_DATA"));
+  static const char *const boots[] = {"auto", "pmix", "env", NULL};
+  env->bootstrap = choice_var("SHOAL_BOOTSTRAP", boots);
+  env->bootstrap_timeout = int_var("SHOAL_BOOTSTRAP_TIMEOUT", 1, 1 << 20);
 }

@@ -42,6 +42,8 @@ typedef struct shoal_env {
   const char *allreduce;   /* SHOAL_ALLREDUCE: auto, oneshot, twoshot, ring, push */
   const char *transport;   /* SHOAL_TRANSPORT: auto, ofi */
   bool symmetric_data;     /* SHOAL_SYMMETRIC_DATA: remap data/bss as symmetric */
+  const char *bootstrap;   /* SHOAL_BOOTSTRAP: auto, pmix, env */
+  int bootstrap_timeout;   /* SHOAL_BOOTSTRAP_TIMEOUT, seconds */
 } shoal_env;
 
 typedef struct shoal_env_var {
@@ -66,6 +68,22 @@ typedef struct shoal_boot {
 } shoal_boot;
 
 SHOAL_HIDDEN int shoal_boot_init(shoal_boot *b, int pes_per_node);
+/* The bootstrap implementations behind shoal_boot_*: PMIx (bootstrap.c) and
+ * the environment torchrun sets plus a TCP rendezvous (bootstrap_env.c).
+ * init fills rank, size, job_id and launched. */
+typedef struct shoal_boot_ops {
+  const char *name;
+  int (*init)(shoal_boot *b);
+  void (*allgather)(const void *mine, void *out, size_t len);
+  void (*barrier)(void);
+  void (*abort)(int status, const char *msg);
+  void (*fini)(void);
+} shoal_boot_ops;
+SHOAL_HIDDEN extern const shoal_boot_ops shoal_boot_env_ops;
+/* True when the environment names a torchrun-style job (RANK, WORLD_SIZE). */
+SHOAL_HIDDEN bool shoal_boot_env_present(void);
+/* True while shmemx_init_with_uniqueid runs: the env implementation, always. */
+SHOAL_HIDDEN bool shoal_boot_uid_pending(void);
 /* All-gather of a fixed-size blob: out[i * len] gets PE i's data. */
 SHOAL_HIDDEN void shoal_boot_allgather(const void *mine, void *out, size_t len);
 SHOAL_HIDDEN void shoal_boot_barrier(void);

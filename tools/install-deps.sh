@@ -3,7 +3,12 @@
 # Skips apt entirely when everything is already there.
 set -e
 pkgs="build-essential autoconf automake libtool pkg-config cmake check libpmix-dev libpmix-bin
-      openmpi-bin libopenmpi-dev libfabric-dev libfabric-bin"
+      openmpi-bin libopenmpi-dev libfabric-dev libfabric-bin
+      python3-dev python3-numpy"
+# The Python package's torch tests and torchrun runs (torch 1.13 CPU, about
+# 1.5 minutes to install); SHOAL_DEPS_NO_TORCH=1 leaves it out and those
+# tests are skipped.
+[ "${SHOAL_DEPS_NO_TORCH:-0}" = 1 ] || pkgs="$pkgs python3-torch"
 missing=""
 for p in $pkgs; do
   dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"

@@ -6,6 +6,9 @@ EXTRA_DIST += tools/install-deps.sh tools/demo.sh tools/subst.sh tools/oshcc.in 
 bin_PROGRAMS += tools/shoal-info
 tools_shoal_info_SOURCES = tools/shoal-info.c
 tools_shoal_info_LDADD = libshoal.la
+if HAVE_PYTHON
+tools_shoal_info_CPPFLAGS = $(AM_CPPFLAGS) -DSHOAL_PYTHONPATH='"$(shoalpythondir)"'
+endif
 
 bin_SCRIPTS += tools/oshcc tools/oshc++ tools/oshrun
 pkgconfig_DATA = tools/shoal.pc

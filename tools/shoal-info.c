@@ -72,6 +72,12 @@ int main(int argc, char **argv)
          config_value(config, "proxy", buf, sizeof buf));
   printf("Bootstrap:      PMIx %s (without a launcher a program runs as one PE)\n",
          config_value(config, "pmix", buf, sizeof buf));
+  printf("                env: RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT (torchrun)\n");
+#ifdef SHOAL_PYTHONPATH
+  printf("Python:         PYTHONPATH=%s (import shoal)\n", SHOAL_PYTHONPATH);
+#else
+  printf("Python:         not built (configure found no Python headers)\n");
+#endif
   printf("\n");
   print_env();
   return 0;

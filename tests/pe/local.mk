@@ -6,6 +6,12 @@ PE_TESTS = tests/pe/test_rma tests/pe/test_amo tests/pe/test_wait tests/pe/test_
 check_PROGRAMS += $(PE_TESTS) tests/pe/bad_input tests/pe/lifecycle
 TESTS += $(PE_TESTS) tests/pe/bad_input.sh tests/pe/lifecycle.sh
 EXTRA_DIST += tests/pe/bad_input.sh tests/pe/lifecycle.sh
+# The env (torchrun-style) bootstrap and the unique-id start.
+check_PROGRAMS += tests/pe/test_uid
+TESTS += tests/pe/test_uid tests/pe/env_bootstrap.sh
+EXTRA_DIST += tests/pe/env_bootstrap.sh tests/env-run.sh
+tests_pe_test_uid_SOURCES = tests/pe/test_uid.c
+tests_pe_test_uid_LDADD = libshoal.la
 tests_pe_test_rma_SOURCES = tests/pe/test_rma.c
 tests_pe_test_rma_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_pe_test_rma_LDADD = $(TEST_LDADD)
