@@ -1,14 +1,14 @@
 # GPU target (configure --with-cuda or --with-hip): the GPU runtime in the
 # library, the headers GPU translation units include, and the GPU tests,
 # examples and benchmarks (built with nvcc/hipcc by tests/gpu/run.sh).
-shoalinc_HEADERS += include/shoal/gpu_pre.h include/shoal/gpu.h include/shoal/gpu_x.h
+shoalinc_HEADERS += include/shoal/gpu_pre.h include/shoal/gpu.h include/shoal/gpu_x.h include/shoal/gpu_grid.h
 shoaldev_HEADERS += device/gpu_image.h device/state_gpu.h device/remote_gpu.h
 EXTRA_DIST += runtime/gpu_cuda.c runtime/gpu_hip.c runtime/gpu_runtime.c runtime/gpu.h \
 	runtime/gpu_lib.cu runtime/gpu_lib.h \
 	tests/gpu/run.sh tests/gpu/ci.sh tests/gpu/gpu_test.h tests/gpu/test_device.cu \
-	tests/gpu/test_coll.cu tests/gpu/test_host.c tests/gpu/mtu_main.cu tests/gpu/mtu_a.cu tests/gpu/mtu_b.cu \
+	tests/gpu/test_coll.cu tests/gpu/test_grid.cu tests/gpu/test_host.c tests/gpu/mtu_main.cu tests/gpu/mtu_a.cu tests/gpu/mtu_b.cu \
 	tests/gpu/mtu_lib.cu tests/gpu/mtu_dl.cu examples/gpu/ring_put_signal.cu \
-	examples/gpu/fused_allreduce.cu bench/gpu/bench_gpu.h bench/gpu/bench_p2p.cu bench/gpu/bench_dcoll.cu bench/gpu/bench_coll.cu \
+	examples/gpu/fused_allreduce.cu bench/gpu/bench_gpu.h bench/gpu/bench_p2p.cu bench/gpu/bench_dcoll.cu bench/gpu/bench_grid.cu bench/gpu/bench_coll.cu \
 	bench/gpu/report.py bench/gpu/results-h200x2.csv bench/gpu/results-h200x2-s2.csv \
 	bench/gpu/results-h200x1-shared-s3.csv bench/gpu/results-h200x1-shared-s4.csv \
 	bench/gpu/results-h200x1-mps-dcoll-s4.csv bench/gpu/results-h200x1-mps-dcoll-ll-s4.csv \
