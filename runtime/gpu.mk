@@ -13,6 +13,7 @@ EXTRA_DIST += runtime/gpu_cuda.c runtime/gpu_hip.c runtime/gpu_runtime.c runtime
 	bench/gpu/results-h200x1-shared-s3.csv bench/gpu/results-h200x1-shared-s4.csv \
 	bench/gpu/results-h200x1-mps-dcoll-s4.csv bench/gpu/results-h200x1-mps-dcoll-ll-s4.csv \
 	bench/gpu/results-h200x1-mps-dcoll-ll2-s4.csv bench/gpu/results-h200x1-mps-dcoll-host-s4.csv \
+	bench/gpu/results-h100x1-mps-grid-s5.csv bench/gpu/results-h100x1-mps-grid-nopct-s5.csv \
 	bench/gpu/plots/put_bw.png bench/gpu/plots/collectives.png
 # runtime/gpu_lib.cu, the library's own kernels, is compiled by nvcc/hipcc;
 # libtool does not know those compilers, so the rule writes the libtool

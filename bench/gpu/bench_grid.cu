@@ -22,7 +22,7 @@
 #define H_SUM(d, s, n, st) nvshmemx_float_sum_reduce_on_stream(WORLD, d, s, n, st)
 #define H_FCOLLECT(d, s, n, st) nvshmemx_float_fcollect_on_stream(WORLD, d, s, n, st)
 #define H_ALLTOALL(d, s, n, st) nvshmemx_float_alltoall_on_stream(WORLD, d, s, n, st)
-#define H_RSCATTER(d, s, n, st) nvshmemx_float_sum_reduce_scatter_on_stream(WORLD, d, s, n, st)
+#define H_RSCATTER(d, s, n, st) nvshmemx_float_sum_reducescatter_on_stream(WORLD, d, s, n, st)
 #else
 #define WORLD SHMEM_TEAM_WORLD
 #define D_SUM_BLOCK(d, s, n) shmemx_float_sum_reduce_block(WORLD, d, s, n)
@@ -94,9 +94,12 @@ int main(int argc, char **argv)
 #else
   int grid = 0;
 #endif
+  int dev = 0, sms = 0;
+  CK(cudaGetDevice(&dev));
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   if (me == 0)
-    printf("%-8s %-16s %-6s %12s %12s %9s  (%d PEs; grid: %d blocks of 1024 threads)\n", "impl", "op", "scope",
-           "bytes", "us/call", "GB/s", np, grid);
+    printf("%-8s %-16s %-6s %12s %12s %9s  (%d PEs; %d SMs seen; grid: %d blocks of 1024 threads)\n", "impl", "op",
+           "scope", "bytes", "us/call", "GB/s", np, sms, grid);
   float ms;
   /* In-kernel all-reduce: one block, and (Shoal) the whole grid. */
   for (int scope = 0; scope < 2; scope++) {

@@ -86,6 +86,18 @@ __device__ inline void shoal_grid_wait(const uint64_t *p, uint64_t v, bool ge, c
 
 __device__ inline uint64_t *shoal_grid_words(const shoal_team *t) { return t->sync + SHOAL_SYNC_GRID(t->n_world); }
 
+/* Orders this thread's memory accesses for the other threads of the GPU:
+ * the grid barrier needs no more (a meeting with the peers after it
+ * fences at system scope, and causality carries the other blocks' writes). */
+__device__ inline void shoal_gpu_fence_device(void)
+{
+#if defined(__CUDACC__)
+  cuda::atomic_thread_fence(cuda::memory_order_acq_rel, cuda::thread_scope_device);
+#else
+  __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "agent");
+#endif
+}
+
 /* Every block of this PE's grid has arrived; what each wrote before is
  * visible to all (and to the peers: system-scope fences). */
 __device__ inline void shoal_grid_sync_local(shoal_team *t, const char *call)
@@ -94,17 +106,17 @@ __device__ inline void shoal_grid_sync_local(shoal_team *t, const char *call)
   unsigned nb = shoal_grid_nblocks();
   if (shoal_gpu_block_tid() == 0 && nb > 1) {
     uint64_t *g = shoal_grid_words(t);
-    shoal_fence_system();
+    shoal_gpu_fence_device();
     uint64_t gen = shoal_load_acquire(&g[SHOAL_GRID_GEN]);   /* cannot move before I arrive */
     uint64_t old = shoal_fetch_add(&g[SHOAL_GRID_COUNT], 1);
     if (old + 1 == nb) {
-      shoal_fence_system();
+      shoal_gpu_fence_device();
       shoal_store_relaxed(&g[SHOAL_GRID_COUNT], 0);
       shoal_store_release(&g[SHOAL_GRID_GEN], gen + 1);
     } else {
       shoal_grid_wait(&g[SHOAL_GRID_GEN], gen, false, call, "a block of this PE's grid");
     }
-    shoal_fence_system();
+    shoal_gpu_fence_device();
   }
   __syncthreads();
 }
@@ -152,18 +164,21 @@ __device__ inline void shoal_grid_check(const char *call)
   }
 }
 /* Sources ready and destinations free on every member. */
-__device__ inline void shoal_grid_enter(shoal_team *t, const char *call)
+/* local: meet this PE's other blocks too (in a user's kernel); a kernel
+ * launched for an _on_stream call starts after the stream's earlier work
+ * and ends with all of its blocks, so it meets only the peers. */
+__device__ inline void shoal_grid_enter(shoal_team *t, const char *call, bool local)
 {
-  shoal_grid_sync_local(t, call);
+  if (local) shoal_grid_sync_local(t, call);
   if (shoal_gpu_block_tid() == 0) shoal_grid_sync_peers(t, call);
   __syncthreads();
 }
 /* Every share has landed everywhere, and nobody reads my source any more. */
-__device__ inline void shoal_grid_leave(shoal_team *t, const char *call)
+__device__ inline void shoal_grid_leave(shoal_team *t, const char *call, bool local)
 {
   __syncthreads();
   if (shoal_gpu_block_tid() == 0) shoal_grid_sync_peers(t, call);
-  shoal_grid_sync_local(t, call);
+  if (local) shoal_grid_sync_local(t, call);
 }
 
 /* ---- which algorithm: one function per collective, thresholds here ---- */
@@ -182,7 +197,10 @@ typedef enum shoal_grid_algo {
 /* Can block b address every member's memory directly? */
 __device__ inline bool shoal_grid_direct(const shoal_team *t)
 {
-  return t->size <= SHOAL_GPU_MAX_FAST_PEERS && (t->size == 1 || t->all_mapped);
+  if (t->size > SHOAL_GPU_MAX_FAST_PEERS) return false;
+  for (int j = 0; j < t->size; j++)
+    if (!shoal_dev_ptr(t->sync, shoal_team_world_pe(t, j))) return false;
+  return true;
 }
 __device__ inline bool shoal_grid_symmetric(const void *p, size_t bytes)
 {
@@ -219,11 +237,11 @@ __device__ inline void shoal_grid_check_overlap(const char *call, const void *de
 }
 
 /* Block 0 runs the block form between two grid barriers. */
-#define SHOAL_GRID_ON_BLOCK0(t, call, ...) \
+#define SHOAL_GRID_ON_BLOCK0(t, call, local, ...) \
   do { \
-    shoal_grid_sync_local(t, call); \
+    if (local) shoal_grid_sync_local(t, call); \
     if (shoal_grid_block() == 0) { __VA_ARGS__; } \
-    shoal_grid_sync_local(t, call); \
+    if (local) shoal_grid_sync_local(t, call); \
   } while (0)
 
 /* The share [lo, hi) of `units` that chunk c of `chunks` owns. */
@@ -250,13 +268,14 @@ __device__ inline void shoal_grid_peers(shoal_team *t, T **peer, const void *p, 
  * member's source (the reads need no partition: they all happen between
  * the two meetings).  Not in place. */
 template <class T, class OP>
-__device__ inline void shoal_grid_reduce_oneshot(shoal_team *t, T *dest, const T *src, size_t n, const char *call)
+__device__ inline void shoal_grid_reduce_oneshot(shoal_team *t, T *dest, const T *src, size_t n, const char *call,
+                                          bool local)
 {
   __shared__ const T *peer[SHOAL_GPU_MAX_FAST_PEERS];
   shoal_grid_peers(t, (T **)peer, src, call);
-  shoal_grid_enter(t, call);
+  shoal_grid_enter(t, call, local);
   shoal_gpu_reduce_part<T, OP>(t, dest, src, n, peer, shoal_gpu_grid_scope::tid(), shoal_gpu_grid_scope::size());
-  shoal_grid_leave(t, call);
+  shoal_grid_leave(t, call, local);
 }
 
 /* Two-shot, fused: the vector is cut into size x blocks shares; block b of
@@ -266,13 +285,14 @@ __device__ inline void shoal_grid_reduce_oneshot(shoal_team *t, T *dest, const T
  * and each element is read everywhere before it is written: in place is
  * correct. */
 template <class T, class OP>
-__device__ inline void shoal_grid_reduce_twoshot(shoal_team *t, T *dest, const T *src, size_t n, const char *call)
+__device__ inline void shoal_grid_reduce_twoshot(shoal_team *t, T *dest, const T *src, size_t n, const char *call,
+                                          bool local)
 {
   __shared__ const T *ps[SHOAL_GPU_MAX_FAST_PEERS];
   __shared__ T *pd[SHOAL_GPU_MAX_FAST_PEERS];
   shoal_grid_peers(t, (T **)ps, src, call);
   shoal_grid_peers(t, pd, dest, call);
-  shoal_grid_enter(t, call);
+  shoal_grid_enter(t, call, local);
   int np = t->size, me = t->my_pe;
   unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
   size_t chunks = (size_t)np * shoal_grid_nblocks(), c = (size_t)me * shoal_grid_nblocks() + shoal_grid_block();
@@ -318,21 +338,22 @@ __device__ inline void shoal_grid_reduce_twoshot(shoal_team *t, T *dest, const T
     for (int j = 1; j < np; j++) acc = OP::f(acc, shoal_gpu_vload(ps[j] + i));
     for (int k = 1; k <= np; k++) pd[(me + k) % np][i] = acc;
   }
-  shoal_grid_leave(t, call);
+  shoal_grid_leave(t, call, local);
 }
 
 template <class T, class OP>
-__device__ inline void shoal_grid_reduce(const char *call, shmem_team_t team, T *dest, const T *src, size_t n)
+__device__ inline void shoal_grid_reduce(const char *call, shmem_team_t team, T *dest, const T *src, size_t n,
+                                         bool local = true)
 {
   shoal_grid_check(call);
   shoal_team *t = shoal_gpu_team_or_fail(call, team);
   shoal_grid_check_overlap(call, dest, src, n * sizeof(T));
   switch (shoal_grid_pick_reduce(t, n, sizeof(T), dest == src, shoal_grid_symmetric(src, n * sizeof(T)),
                                  shoal_grid_symmetric(dest, n * sizeof(T)))) {
-  case SHOAL_GRID_ONESHOT: shoal_grid_reduce_oneshot<T, OP>(t, dest, src, n, call); break;
-  case SHOAL_GRID_TWOSHOT: shoal_grid_reduce_twoshot<T, OP>(t, dest, src, n, call); break;
+  case SHOAL_GRID_ONESHOT: shoal_grid_reduce_oneshot<T, OP>(t, dest, src, n, call, local); break;
+  case SHOAL_GRID_TWOSHOT: shoal_grid_reduce_twoshot<T, OP>(t, dest, src, n, call, local); break;
   default:
-    SHOAL_GRID_ON_BLOCK0(t, call, {
+    SHOAL_GRID_ON_BLOCK0(t, call, local, {
       if (shoal_gpu_ll_reduce_fits(t, n, sizeof(T))) shoal_gpu_reduce_ll_block<T, OP>(t, dest, src, n);
       else shoal_gpu_reduce_block<T, OP>(call, t, dest, src, n, true);
     });
@@ -344,23 +365,23 @@ __device__ inline void shoal_grid_reduce(const char *call, shmem_team_t team, T 
  * its dest, every thread of the grid its elements.  Source symmetric. */
 template <class T, class OP>
 __device__ inline void shoal_grid_reduce_scatter(const char *call, shmem_team_t team, T *dest, const T *src,
-                                                 size_t n)
+                                                 size_t n, bool local = true)
 {
   shoal_grid_check(call);
   shoal_team *t = shoal_gpu_team_or_fail(call, team);
   const T *mine = src + (size_t)t->my_pe * n;
   shoal_grid_check_overlap(call, dest, src, n * sizeof(T) * (size_t)t->size);
   if (!shoal_grid_direct(t)) {
-    SHOAL_GRID_ON_BLOCK0(t, call, shoal_gpu_reduce_block<T, OP>(call, t, dest, mine, n, false));
+    SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_reduce_block<T, OP>(call, t, dest, mine, n, false));
     return;
   }
   if (SHOAL_UNLIKELY(!shoal_grid_symmetric(src, n * sizeof(T) * (size_t)t->size)))
     shoal_gpu_fail(call, src, -1);   /* the source must be symmetric */
   __shared__ const T *peer[SHOAL_GPU_MAX_FAST_PEERS];
   shoal_grid_peers(t, (T **)peer, mine, call);
-  shoal_grid_enter(t, call);
+  shoal_grid_enter(t, call, local);
   shoal_gpu_reduce_part<T, OP>(t, dest, mine, n, peer, shoal_gpu_grid_scope::tid(), shoal_gpu_grid_scope::size());
-  shoal_grid_leave(t, call);
+  shoal_grid_leave(t, call, local);
 }
 
 /* ---- data movers ------------------------------------------------------------ */
@@ -411,7 +432,7 @@ __device__ inline void shoal_grid_push_all(shoal_team *t, char *const *dst, cons
 
 /* which: 0 broadcast, 1 fcollect, 2 alltoall. */
 __device__ inline int shoal_grid_move(const char *call, int which, shmem_team_t team, void *dest, const void *src,
-                                      size_t nbytes, int root)
+                                      size_t nbytes, int root, bool local = true)
 {
   shoal_grid_check(call);
   shoal_team *t = shoal_gpu_team_or_fail(call, team);
@@ -424,7 +445,7 @@ __device__ inline int shoal_grid_move(const char *call, int which, shmem_team_t 
   }
   if (shoal_grid_pick_move(t, nbytes) == SHOAL_GRID_ON_BLOCK0) {
     int rc = 0;
-    SHOAL_GRID_ON_BLOCK0(t, call, {
+    SHOAL_GRID_ON_BLOCK0(t, call, local, {
       if (which == 0) rc = shmemx_broadcastmem_block(team, dest, src, nbytes, root);
       else if (which == 1) rc = shmemx_fcollectmem_block(team, dest, src, nbytes);
       else rc = shmemx_alltoallmem_block(team, dest, src, nbytes);
@@ -436,7 +457,7 @@ __device__ inline int shoal_grid_move(const char *call, int which, shmem_team_t 
   __syncthreads();
   if (which != 0 && shoal_gpu_block_tid() == 0)
     for (int q = 0; q < np; q++) pd[q] += (size_t)me * nbytes;
-  shoal_grid_enter(t, call);
+  shoal_grid_enter(t, call, local);
   if (which == 0) {
     if (me == root) shoal_grid_push_all(t, pd, (const char *)src, nbytes);
   } else if (which == 1) {
@@ -450,7 +471,7 @@ __device__ inline int shoal_grid_move(const char *call, int which, shmem_team_t 
                           shoal_gpu_block_size());
     }
   }
-  shoal_grid_leave(t, call);
+  shoal_grid_leave(t, call, local);
   return 0;
 }
 
@@ -459,7 +480,7 @@ __device__ inline void shoal_grid_barrier(const char *call, shmem_team_t team)
 {
   shoal_grid_check(call);
   shoal_team *t = shoal_gpu_team_or_fail(call, team);
-  SHOAL_GRID_ON_BLOCK0(t, call, shoal_gpu_block_barrier(t));
+  SHOAL_GRID_ON_BLOCK0(t, call, true, shoal_gpu_block_barrier(t));
 }
 __device__ inline int shmemx_team_sync_grid(shmem_team_t team)
 {

@@ -662,15 +662,15 @@ template <class T, class OP>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_grid(shmem_team_t team, T *dest,
                                                                                    const T *src, size_t n, int scatter)
 {
-  if (scatter) shoal_grid_reduce_scatter<T, OP>("shmemx_..._reduce_scatter_on_stream", team, dest, src, n);
-  else shoal_grid_reduce<T, OP>("shmemx_..._reduce_on_stream", team, dest, src, n);
+  if (scatter) shoal_grid_reduce_scatter<T, OP>("shmemx_..._reduce_scatter_on_stream", team, dest, src, n, false);
+  else shoal_grid_reduce<T, OP>("shmemx_..._reduce_on_stream", team, dest, src, n, false);
 }
 template <class shoal_unused = void>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_grid(int which, shmem_team_t team,
                                                                                  void *dest, const void *src,
                                                                                  size_t nbytes, int root)
 {
-  (void)shoal_grid_move("shmemx_..._on_stream", which, team, dest, src, nbytes, root);
+  (void)shoal_grid_move("shmemx_..._on_stream", which, team, dest, src, nbytes, root, false);
 }
 /* The grid of an _on_stream kernel: all of its blocks resident (one per
  * SM at 1024 threads), the SMs shared with the other PEs on this GPU. */

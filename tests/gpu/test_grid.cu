@@ -128,6 +128,16 @@ __global__ void k_graph(team_info ti, float *a, float *b, float *c, size_t n, ui
   if (blockIdx.x == 0 && threadIdx.x == 0) *round = r + 1;   /* nobody reads it after the barrier */
 }
 
+/* The grid algorithms, not the block-0 fallback, run where they should
+ * (a test that passes on the fallback alone proves nothing about them). */
+__global__ void k_pick(shmem_team_t team, int *out)
+{
+  shoal_team *t = shoal_gpu_team_or_fail("k_pick", team);
+  out[0] = shoal_grid_pick_reduce(t, 100003, 4, false, true, true) == SHOAL_GRID_TWOSHOT;
+  out[1] = shoal_grid_pick_reduce(t, 100003, 8, true, true, true) == SHOAL_GRID_TWOSHOT;
+  out[2] = shoal_gpu_ll_reduce_fits(t, 8000, 4) || shoal_grid_pick_reduce(t, 8000, 4, false, true, true) == SHOAL_GRID_ONESHOT;
+  out[3] = shoal_grid_pick_move(t, 1u << 20) == SHOAL_GRID_PUSH;
+}
 __global__ void k_mismatch(char *dst, const char *src, size_t nb) { shmemx_fcollectmem_grid(SHMEM_TEAM_WORLD, dst, src, nb); }
 __global__ void k_barriers(int iters)
 {
@@ -153,7 +163,7 @@ int main(int argc, char **argv)
   const size_t maxn = (1u << 20) + 64;
   char *A = (char *)shmem_malloc(maxn * 8 * 4 + 64), *B = (char *)shmem_malloc(maxn * 8 * 4 + 64);
   if (!strcmp(mode, "mismatch")) {   /* must stop with a message */
-    k_mismatch<<<me == 0 ? 2 : 4, 64>>>(B, A, 65536);
+    k_mismatch<<<me == 0 ? 2 : 4, 64>>>(B, A, 1u << 20);
     GT_LAUNCHED();
     printf("PE %d: a mismatched grid was not caught\n", me);
     return 3;
@@ -176,6 +186,17 @@ int main(int argc, char **argv)
   team_info world = {SHMEM_TEAM_WORLD, 0, 1, np, me};
   team_info strided = me % 2 == 0 ? team_info{even, 0, 2, (np + 1) / 2, me / 2} : team_info{odd, 1, 2, np / 2, me / 2};
 
+  {
+    int *pk, hk[4];
+    GT_CUDA(cudaMalloc((void **)&pk, sizeof hk));
+    for (int tm = 0; tm < 2; tm++) {
+      k_pick<<<1, 1>>>(tm ? strided.team : world.team, pk);
+      GT_LAUNCHED();
+      GT_CUDA(cudaMemcpy(hk, pk, sizeof hk, cudaMemcpyDeviceToHost));
+      for (int k = 0; k < 4; k++) GT_CHECK(hk[k], "%s team: algorithm choice %d is not the grid algorithm", tm ? "strided" : "world", k);
+    }
+    GT_CUDA(cudaFree(pk));
+  }
   k_barriers<<<gmax, 128>>>(50);
   GT_LAUNCHED();
   GT_CHECK(true, "barriers");
