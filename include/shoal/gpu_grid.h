@@ -54,8 +54,10 @@ __device__ inline uint64_t shoal_gpu_ns(void)
   uint64_t t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
   return t;
+#elif defined(__HIP_DEVICE_COMPILE__)
+  return (uint64_t)wall_clock64() * 10;   /* the 100 MHz constant clock of CDNA */
 #else
-  return wall_clock64() * 10;   /* the 100 MHz constant clock of CDNA */
+  return 0;   /* hipcc's host pass: never called there */
 #endif
 }
 #define SHOAL_GRID_TIMEOUT_NS 20000000000ull
