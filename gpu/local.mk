@@ -1,19 +1,23 @@
 # GPU target (configure --with-cuda or --with-hip): the GPU runtime in the
 # library, the headers GPU translation units include, and the GPU tests,
 # examples and benchmarks (built with nvcc/hipcc by tests/gpu/run.sh).
-shoalinc_HEADERS += include/shoal/gpu_pre.h include/shoal/gpu.h include/shoal/gpu_x.h include/shoal/gpu16.h
+shoalinc_HEADERS += include/shoal/gpu_pre.h include/shoal/gpu.h include/shoal/gpu_x.h include/shoal/gpu16.h \
+	include/shoal/gpu_grid.h
 shoaldev_HEADERS += device/gpu_image.h device/state_gpu.h device/remote_gpu.h
 EXTRA_DIST += gpu/gpu_cuda.c gpu/gpu_hip.c gpu/gpu_runtime.c gpu/gpu.h gpu/gpu_proxy.c gpu/gpu_proxy.h \
 	gpu/gpu_lib.cu gpu/gpu_lib.h \
 	tests/gpu/run.sh tests/gpu/ci.sh tests/gpu/gpu_test.h tests/gpu/test_device.cu \
-	tests/gpu/test_coll.cu tests/gpu/test_proxy.cu tests/gpu/test_v16.cu tests/gpu/test_host.c tests/gpu/mtu_main.cu tests/gpu/mtu_a.cu tests/gpu/mtu_b.cu \
+	tests/gpu/test_coll.cu tests/gpu/test_proxy.cu tests/gpu/test_v16.cu tests/gpu/test_grid.cu tests/gpu/test_host.c \
+	tests/gpu/mtu_main.cu tests/gpu/mtu_a.cu tests/gpu/mtu_b.cu \
 	tests/gpu/mtu_lib.cu tests/gpu/mtu_dl.cu examples/gpu/ring_put_signal.cu \
-	examples/gpu/fused_allreduce.cu bench/gpu/bench_gpu.h bench/gpu/bench_p2p.cu bench/gpu/bench_dcoll.cu bench/gpu/bench_coll.cu bench/gpu/bench_proxy.cu \
+	examples/gpu/fused_allreduce.cu bench/gpu/bench_gpu.h bench/gpu/bench_p2p.cu bench/gpu/bench_dcoll.cu bench/gpu/bench_coll.cu \
+	bench/gpu/bench_proxy.cu bench/gpu/bench_grid.cu \
 	bench/gpu/report.py bench/gpu/results-h200x2.csv bench/gpu/results-h200x2-s2.csv \
 	bench/gpu/results-h200x1-shared-s3.csv bench/gpu/results-h200x1-shared-s4.csv \
 	bench/gpu/results-h200x1-mps-dcoll-s4.csv bench/gpu/results-h200x1-mps-dcoll-ll-s4.csv \
 	bench/gpu/results-h200x1-mps-dcoll-ll2-s4.csv bench/gpu/results-h200x1-mps-dcoll-host-s4.csv \
 	bench/gpu/results-h100x1-proxy-shm-s5.csv bench/gpu/results-h100x1-proxy-tcp-s5.csv \
+	bench/gpu/results-h100x1-mps-grid-s5.csv bench/gpu/results-h100x1-mps-grid-nopct-s5.csv \
 	bench/gpu/plots/put_bw.png bench/gpu/plots/collectives.png
 # gpu/gpu_lib.cu, the library's own kernels, is compiled by nvcc/hipcc;
 # libtool does not know those compilers, so the rule writes the libtool

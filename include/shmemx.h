@@ -74,6 +74,8 @@ SHMEMX_F16_TYPES(SHMEMX_DECL_F16)
 #endif
 
 /* ---- GPU translation units (nvcc, hipcc): see <shoal/gpu_x.h> ----------- */
+/* (the grid-scope collectives shmemx_*_grid and shmemx_grid_max_blocks:
+ * <shoal/gpu_grid.h>, included with it) */
 #ifdef SHOAL_GPU_TU
 extern "C" shmem_team_t shoalh_team_node __asm__("SHMEMX_TEAM_NODE");
 static inline __host__ __device__ shmem_team_t shoal_gpu_team_node(void)

@@ -79,6 +79,32 @@ void shmemx_barrier_all_on_stream(cudaStream_t stream);
 "One block on each member PE calls the routine with all its threads. The team's synchronization uses the team's per-pair signal counters in the GPU heap, which only grow and are advanced by the kernel itself: the same calls inside a captured CUDA or HIP graph replay any number of times with no host-side reset. Small transfers (up to half a pushbox slot per pair: 4 KB at 2 PEs with the default SHOAL_TEAM_SCRATCH of 256K; reductions of 4- and 8-byte types, broadcast, fcollect and alltoall of whole 4-byte words) are pushed into the receivers' pushbox slots with the flag in every 8-byte store, so they take one one-way latency and no barrier; a sender may be a few calls ahead of a slow receiver. Larger reductions read every member's source through its mapping between two barriers; either way the members are combined in team order, so all members get bit-identical results. A source that is not symmetric, or a destination that is the source (in place), goes through the team's scratch first, chunk by chunk; a destination that overlaps the source without being it stops the kernel with an error naming the call. reduce_scatter needs a symmetric source. Larger broadcast, fcollect and alltoall write into the members' destinations in the staggered order (my_pe + i) % n. broadcast stops the kernel with an error naming the call if PE_root is not a member. The _on_stream host forms only enqueue a one\\\\-block kernel on \\\\fIstream\\\\fR and return; they may be captured in a graph. The teams a kernel can name are SHMEM_TEAM_WORLD, SHMEM_TEAM_SHARED, SHMEMX_TEAM_NODE and teams split in a GPU translation unit." "$al"
 
 al=""
+for t in float double char schar short int long longlong ptrdiff uchar ushort uint ulong ulonglong int8 int16 int32 int64 uint8 uint16 uint32 uint64 size; do
+  for op in min max sum prod; do al="$al shmemx_${t}_${op}_reduce_grid shmemx_${t}_${op}_reduce_scatter_grid"; done
+done
+for t in uchar ushort uint ulong ulonglong int8 int16 int32 int64 uint8 uint16 uint32 uint64 size; do
+  for op in and or xor; do al="$al shmemx_${t}_${op}_reduce_grid shmemx_${t}_${op}_reduce_scatter_grid"; done
+done
+for t in $types; do al="$al shmemx_${t}_broadcast_grid shmemx_${t}_fcollect_grid shmemx_${t}_alltoall_grid"; done
+al="$al shmemx_team_sync_grid shmemx_sync_all_grid shmemx_broadcastmem_grid shmemx_fcollectmem_grid shmemx_alltoallmem_grid shmemx_grid_max_blocks"
+al=$(echo $al | tr ' ' '\n' | sort -u | tr '\n' ' ')
+page shmemx_barrier_all_grid "collectives called by every block of a kernel's grid on each PE of a team" \
+"__device__ void shmemx_barrier_all_grid(void);
+__device__ int shmemx_team_sync_grid(shmem_team_t team);
+__device__ int shmemx_TYPENAME_OP_reduce_grid(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nreduce);
+__device__ int shmemx_TYPENAME_OP_reduce_scatter_grid(shmem_team_t team, TYPE *dest, const TYPE *source, size_t nreduce);
+__device__ int shmemx_broadcastmem_grid(shmem_team_t team, void *dest, const void *source, size_t nbytes, int root);
+__device__ int shmemx_fcollectmem_grid(shmem_team_t team, void *dest, const void *source, size_t nbytes);
+__device__ int shmemx_alltoallmem_grid(shmem_team_t team, void *dest, const void *source, size_t nbytes);
+(and typed _broadcast_grid, _fcollect_grid, _alltoall_grid forms)
+template <class K> int shmemx_grid_max_blocks(K *kernel, int threads_per_block, size_t dynamic_smem);" \
+"Every thread of every block of the kernel's grid, on each member PE, calls the routine with the same arguments, and the call behaves as one collective of the whole grid: whatever any thread of the grid wrote to the source before the call is what is reduced or moved, and every thread of the grid sees the complete result after it, so a fused kernel can compute, call and use the result. Arguments and results are those of the _block forms (\\\\fBshmemx_barrier_all_block\\\\fR(3)); dest == source is allowed for the reductions.
+.PP
+The grid must satisfy: the same number of blocks on every member PE; every block resident on the GPU at once (the blocks wait for each other without a cooperative launch) \\\\- \\\\fBshmemx_grid_max_blocks\\\\fR returns the largest such grid for a kernel, its block size and dynamic shared memory (the occupancy times the SM count the runtime reports, divided among the PEs of the node that use the same GPU unless an MPS active\\\\-thread percentage already limits it, at most 1024); at most 1024 blocks. A grid of more than 1024 blocks stops the kernel with an error naming the call, and so does one whose size differs from another member's, at the first call that moves data over all blocks (barriers and small messages run on block 0 and are not affected); a grid whose blocks are not all resident, or a member that never calls, stops it after 20 seconds with an error instead of hanging.
+.PP
+Inside a PE the blocks meet at a grid barrier on a per\\\\-team counter in GPU memory; across PEs, block b meets only block b of the other members, through its own arrival counter. Every counter only grows and is advanced by the kernel itself, so the calls replay inside a captured CUDA or HIP graph with no host reset. Block b moves its share: an all\\\\-reduce up to 64 KB (not in place) reads every member's whole source (one\\\\-shot); larger or in place, each member reduces 1/n of the vector, split over its blocks, from every member's source and stores the result to every member's dest (two\\\\-shot, correct in place: each element is read everywhere before it is written); fcollect and broadcast load each 16\\\\-byte vector of the source once and store it to every member in the staggered order (my_pe + i) % n. Small messages (what the _block forms send in LL form) and sources outside the symmetric heap run the _block algorithm on block 0 between two grid barriers. reduce_scatter needs a symmetric source; dest and source of the reductions must be the same array or not overlap." "$al"
+
+al=""
 for t in $types; do al="$al shmemx_${t}_put_on_stream shmemx_${t}_get_on_stream shmemx_${t}_put_signal_on_stream"; done
 al="$al shmemx_getmem_on_stream shmemx_putmem_signal_on_stream shmemx_quiet_on_stream"
 page shmemx_putmem_on_stream "host-initiated put, get and put-with-signal ordered on a stream" \

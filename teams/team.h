@@ -38,7 +38,21 @@ enum {
 #define SHOAL_PUSHBOX_DEPTH 8             /* slots per sender, where they stay >= the minimum */
 #define SHOAL_ACTIVE_PUSHBOX_DEPTH 4      /* the active sets' ring: 16 KB per world PE in all */
 #define SHOAL_PUSHBOX_MIN_SLOT 1024
-#define SHOAL_SYNC_WORDS(n_pes) (SHOAL_SYNC_FLAGS + 2 * SHOAL_CHAN_WORDS * (size_t)(n_pes))
+/* After the channel banks: the words of the GPU grid-scope collectives
+ * (<shoal/gpu_grid.h>): a grid barrier of this PE's blocks (count,
+ * generation), a grid-size tag, then per block b of the grid an arrival
+ * counter its peers' block b add to and the number of its own arrivals.
+ * All counted, none reset by the host (a captured graph replays them). */
+#define SHOAL_GRID_MAX_BLOCKS 1024
+enum {
+  SHOAL_GRID_COUNT = 0,     /* local: blocks arrived at this grid barrier */
+  SHOAL_GRID_GEN = 1,       /* local: grid barriers completed */
+  SHOAL_GRID_TAG = 2,       /* block 0's (arrivals << 32 | grid size), read by peers */
+  SHOAL_GRID_BLOCK0 = 8,    /* [8 + 2 b]: arrivals of peers' block b; [9 + 2 b]: mine */
+  SHOAL_GRID_WORDS = SHOAL_GRID_BLOCK0 + 2 * SHOAL_GRID_MAX_BLOCKS,
+};
+#define SHOAL_SYNC_GRID(n_pes) (SHOAL_SYNC_FLAGS + 2 * SHOAL_CHAN_WORDS * (size_t)(n_pes))
+#define SHOAL_SYNC_WORDS(n_pes) (SHOAL_SYNC_GRID(n_pes) + SHOAL_GRID_WORDS)
 
 struct shoal_team {
   int start, stride, size;   /* members are world PEs start + i * stride */

@@ -622,6 +622,8 @@ __device__ inline int shmemx_alltoallmem_block(shmem_team_t team, void *dest, co
   return 0;
 }
 
+#include "gpu_grid.h"
+
 /* ---- host entry points that enqueue on a stream -------------------------- */
 /* The _on_stream kernels run 1024 threads; __launch_bounds__ keeps their
  * registers within what that needs.  User kernels that call the block
@@ -662,55 +664,40 @@ __global__ void shoal_gpu_k_signal(uint64_t *sig, uint64_t v, int op, int pe)
 template <class shoal_unused = void>
 __global__ void shoal_gpu_k_fence(void) { shoal_fence_system(); }
 
-/* Large transfers from the host: a one-block barrier kernel, a kernel
- * over the whole GPU that reads (reductions) or writes (the others) the
- * peers' mappings, and a barrier kernel again.  Stream order gives the
- * ordering; the epochs still live in the GPU heap, so this also replays in
- * a graph.  Below SHOAL_GPU_GRID_MIN bytes one fused block is faster. */
+/* Large transfers from the host: one kernel over the GPU running the grid
+ * collectives of <shoal/gpu_grid.h> (they meet inside, so no barrier
+ * kernels around it).  Below SHOAL_GPU_GRID_MIN bytes one block is faster. */
 #define SHOAL_GPU_GRID_MIN (256u << 10)
-#define SHOAL_GPU_GRID_BLOCKS 132
 template <class T, class OP>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_grid(shmem_team_t team, T *dest,
                                                                                    const T *src, size_t n, int scatter)
 {
-  shoal_team *t = shoal_gpu_team_or_fail("shmemx_..._reduce_on_stream", team);
-  const T *mine = scatter ? src + (size_t)t->my_pe * n : src;
-  __shared__ const T *peer[SHOAL_GPU_MAX_FAST_PEERS];
-  for (int j = (int)threadIdx.x; j < t->size && j < SHOAL_GPU_MAX_FAST_PEERS; j += (int)blockDim.x)
-    peer[j] = (const T *)shoal_dev_ptr(mine, shoal_team_world_pe(t, j));
-  __syncthreads();
-  shoal_gpu_reduce_part<T, OP>(t, dest, mine, n, t->size <= SHOAL_GPU_MAX_FAST_PEERS ? peer : (const T **)0,
-                               (size_t)blockIdx.x * blockDim.x + threadIdx.x, (size_t)gridDim.x * blockDim.x);
+  if (scatter) shoal_grid_reduce_scatter<T, OP>("shmemx_..._reduce_scatter_on_stream", team, dest, src, n, false);
+  else shoal_grid_reduce<T, OP>("shmemx_..._reduce_on_stream", team, dest, src, n, false);
 }
 template <class shoal_unused = void>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_grid(int which, shmem_team_t team,
                                                                                  void *dest, const void *src,
                                                                                  size_t nbytes, int root)
 {
-  shoal_team *t = shoal_gpu_team_or_fail("shmemx_..._on_stream", team);
-  /* Split each peer's transfer over the blocks, 16-byte aligned pieces. */
-  size_t piece = ((nbytes + gridDim.x - 1) / gridDim.x + 15) & ~(size_t)15;
-  size_t off = (size_t)blockIdx.x * piece;
-  if (off >= nbytes) return;
-  size_t len = nbytes - off < piece ? nbytes - off : piece;
-  for (int i = 0; i < t->size; i++) {
-    int tpe = (t->my_pe + i) % t->size;
-    char *r = (char *)shoal_dev_ptr(dest, shoal_team_world_pe(t, tpe));
-    if (!r) { if (threadIdx.x == 0) shoal_gpu_fail("shmemx_..._on_stream", dest, shoal_team_world_pe(t, tpe)); return; }
-    const char *from = (const char *)src;
-    if (which == 0) { if (t->my_pe != root) return; }              /* broadcast */
-    else if (which == 1) r += (size_t)t->my_pe * nbytes;          /* fcollect */
-    else { r += (size_t)t->my_pe * nbytes; from += (size_t)tpe * nbytes; }   /* alltoall */
-    shoal_gpu_copy_coop(r + off, from + off, len, threadIdx.x, blockDim.x);
-  }
+  (void)shoal_grid_move("shmemx_..._on_stream", which, team, dest, src, nbytes, root, false);
+}
+/* The grid of an _on_stream kernel: all of its blocks resident (one per
+ * SM at 1024 threads), the SMs shared with the other PEs on this GPU. */
+template <class K>
+static inline int shoal_gpu_stream_blocks(K *kernel)
+{
+  static int blocks;
+  if (!blocks) blocks = shmemx_grid_max_blocks(kernel, SHOAL_GPU_LAUNCH_THREADS, 0);
+  return blocks;
 }
 template <class shoal_unused = void>
 static inline bool shoal_gpu_use_grid(const void *src, size_t bytes, const void *dest, size_t dbytes)
 {
-  /* the grid path reads or writes the peers directly: symmetric, no overlap */
+  /* the grid path reads the peers' sources: symmetric; in place or no overlap */
   const char *s = (const char *)src, *d = (const char *)dest;
   return bytes >= SHOAL_GPU_GRID_MIN && shoalx_gpu_heap_has(src) && shoalx_gpu_heap_has(s + bytes - 1) &&
-         (d + dbytes <= s || s + bytes <= d);
+         (d == s || d + dbytes <= s || s + bytes <= d);
 }
 
 static inline int shoal_gpu_launched(const char *call)
@@ -738,10 +725,8 @@ static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_te
                                            const void *src, size_t nbytes, int root, shoal_gpu_stream_t stream)
 {
   if (nbytes >= SHOAL_GPU_GRID_MIN && shoalx_gpu_heap_has(dest)) {
-    shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
-    shoal_gpu_k_move_grid<><<<SHOAL_GPU_GRID_BLOCKS, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(which, team, dest, src,
-                                                                                           nbytes, root);
-    shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
+    shoal_gpu_k_move_grid<><<<shoal_gpu_stream_blocks(shoal_gpu_k_move_grid<>), SHOAL_GPU_LAUNCH_THREADS, 0,
+                              stream>>>(which, team, dest, src, nbytes, root);
   } else {
     shoal_gpu_k_coll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(which, team, dest, src, nbytes, root);
   }
@@ -772,11 +757,10 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
                                              size_t nreduce, int scatter, shoal_gpu_stream_t stream)
 {
   int np = scatter ? shmem_team_n_pes(team) : 1;
-  if (np > 0 && shoal_gpu_use_grid(src, nreduce * sizeof(T) * (size_t)np, dest, nreduce * sizeof(T))) {
-    shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
-    shoal_gpu_k_reduce_grid<T, OP><<<SHOAL_GPU_GRID_BLOCKS, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(
-        team, dest, src, nreduce, scatter);
-    shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
+  if (np > 0 && (!scatter || dest != src) &&
+      shoal_gpu_use_grid(src, nreduce * sizeof(T) * (size_t)np, dest, nreduce * sizeof(T))) {
+    shoal_gpu_k_reduce_grid<T, OP><<<shoal_gpu_stream_blocks(shoal_gpu_k_reduce_grid<T, OP>),
+                                     SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce, scatter);
   } else {
     shoal_gpu_k_reduce<T, OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce, scatter);
   }

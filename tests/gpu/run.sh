@@ -56,6 +56,7 @@ build test_device $T/test_device.cu &
 build test_coll $T/test_coll.cu &
 build test_v16 $T/test_v16.cu &
 build test_proxy $T/test_proxy.cu &
+build test_grid $T/test_grid.cu &
 # The host API on GPU memory from plain C: no GPU compiler, no GPU headers.
 echo "  CC       test_host"
 rm -f "$O/test_host.FAILED"
@@ -69,6 +70,7 @@ if [ -z "$hipcc" ] && [ -z "${SHOAL_GPU_NO_BENCH:-}" ]; then
   build bench_p2p_shoal $S/bench/gpu/bench_p2p.cu &
   build bench_dcoll $S/bench/gpu/bench_dcoll.cu &
   build bench_proxy $S/bench/gpu/bench_proxy.cu &
+  build bench_grid $S/bench/gpu/bench_grid.cu &
   NCCL_INC=${NCCL_HOME:+-I$NCCL_HOME/include} NCCL_LIB=${NCCL_HOME:+-L$NCCL_HOME/lib ${RPATH}$NCCL_HOME/lib}
   build bench_coll $S/bench/gpu/bench_coll.cu $NCCL_INC $NCCL_LIB -lnccl &
 fi
@@ -90,10 +92,20 @@ status=0
 nps=2; [ "$ngpu" -ge 4 ] && nps="2 4"; [ "$ngpu" -lt 2 ] && nps=1
 nps=${SHOAL_GPU_NPS:-$nps}
 for np in $nps; do
-  for p in test_host test_device test_coll test_v16 test_proxy "test_multi_tu $O/libmtu_dl.so" ring_put_signal fused_allreduce; do
+  for p in test_host test_device test_coll test_grid test_v16 test_proxy "test_multi_tu $O/libmtu_dl.so" ring_put_signal fused_allreduce; do
     echo "== $p with $np PEs"
     if ! launch "$np" $O/$p; then echo "FAIL: $p with $np PEs"; status=1; fi
   done
+  # a grid that breaks the rules stops with a message, not a hang
+  if [ "$np" -ge 2 ]; then
+    for m in mismatch toomany; do
+      echo "== test_grid $m with $np PEs (must fail with a message)"
+      if launch "$np" "$O/test_grid" $m > "$O/test_grid.$m.log" 2>&1 ||
+         ! grep -q "error: shmemx_.*_grid: .*grid" "$O/test_grid.$m.log"; then
+        cat "$O/test_grid.$m.log"; echo "FAIL: test_grid $m with $np PEs"; status=1
+      fi
+    done
+  fi
 done
 # Every peer behind the host proxy (SHOAL_PES_PER_NODE=1 makes each PE its
 # own "node"), on shm and tcp;ofi_rxm, and mixed (2 PEs per "node" at 4).
@@ -124,8 +136,9 @@ if [ $bench -eq 1 ] && [ "$ngpu" -ge 2 ]; then
   }
   echo "== bench_p2p (Shoal)"; launch 2 "$O/bench_p2p_shoal" || status=1
   echo "== bench_dcoll (Shoal)"; launch 2 "$O/bench_dcoll" || status=1
+  echo "== bench_grid (Shoal)"; launch 2 "$O/bench_grid" || status=1
   if [ -n "${NVSHMEM_HOME:-}" ]; then
-    for b in bench_p2p bench_dcoll; do
+    for b in bench_p2p bench_dcoll bench_grid; do
       nvbuild $b || status=1
       echo "== $b (NVSHMEM)"; NVSHMEM_SYMMETRIC_SIZE=1G launch 2 "$O/${b}_nvshmem" || status=1
     done

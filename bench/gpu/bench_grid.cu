@@ -1,0 +1,170 @@
+/* Collectives over many blocks: Shoal's in-kernel grid-scope all-reduce
+ * (shmemx_float_sum_reduce_grid, every block of a resident grid) beside
+ * its one-block form, and the host-launched _on_stream all-reduce,
+ * fcollect, alltoall and reduce-scatter, 4 KB to 256 MB.  Built twice from
+ * this source, against Shoal (default) and NVSHMEM (-DUSE_NVSHMEM: its
+ * _on_stream collectives, and its one-block in-kernel all-reduce), so both
+ * run in the same job; runs unchanged on 1 GPU (PEs under MPS) or 2-8.
+ * bytes: the all-reduce vector; fcollect and alltoall: each PE's whole
+ * destination (size x block); reduce-scatter: each PE's whole source.
+ * Each row is the time per call of `iters` back-to-back calls (one kernel
+ * for the in-kernel forms); the last all-reduce of each size is checked
+ * on the host, every element.  Prints a table; appends CSV rows
+ * (impl,test,scope,bytes,value,unit) to $BENCH_CSV; GB/s = bytes / time.
+ *   bench_grid [max-bytes (default 256M)] */
+#include <string.h>
+#include <stdint.h>
+#include "bench_gpu.h"
+
+#ifdef USE_NVSHMEM
+#define WORLD NVSHMEM_TEAM_WORLD
+#define D_SUM_BLOCK(d, s, n) nvshmemx_float_sum_reduce_block(WORLD, d, s, n)
+#define H_SUM(d, s, n, st) nvshmemx_float_sum_reduce_on_stream(WORLD, d, s, n, st)
+#define H_FCOLLECT(d, s, n, st) nvshmemx_float_fcollect_on_stream(WORLD, d, s, n, st)
+#define H_ALLTOALL(d, s, n, st) nvshmemx_float_alltoall_on_stream(WORLD, d, s, n, st)
+#define H_RSCATTER(d, s, n, st) nvshmemx_float_sum_reducescatter_on_stream(WORLD, d, s, n, st)
+#else
+#define WORLD SHMEM_TEAM_WORLD
+#define D_SUM_BLOCK(d, s, n) shmemx_float_sum_reduce_block(WORLD, d, s, n)
+#define D_SUM_GRID(d, s, n) shmemx_float_sum_reduce_grid(WORLD, d, s, n)
+#define H_SUM(d, s, n, st) shmemx_float_sum_reduce_on_stream(WORLD, d, s, n, st)
+#define H_FCOLLECT(d, s, n, st) shmemx_fcollectmem_on_stream(WORLD, d, s, (n) * sizeof(float), st)
+#define H_ALLTOALL(d, s, n, st) shmemx_alltoallmem_on_stream(WORLD, d, s, (n) * sizeof(float), st)
+#define H_RSCATTER(d, s, n, st) shmemx_float_sum_reduce_scatter_on_stream(WORLD, d, s, n, st)
+#endif
+
+__global__ void __launch_bounds__(1024) k_sum_block(float *dst, const float *src, size_t n, int iters)
+{
+  for (int i = 0; i < iters; i++) D_SUM_BLOCK(dst, src, n);
+}
+#ifndef USE_NVSHMEM
+__global__ void __launch_bounds__(1024) k_sum_grid(float *dst, const float *src, size_t n, int iters)
+{
+  for (int i = 0; i < iters; i++) D_SUM_GRID(dst, src, n);
+}
+#endif
+
+__global__ void k_fill(float *a, size_t n, int pe, unsigned salt)
+{
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+    a[i] = (float)((i * 2654435761u + salt) % 1024u) + 1024.0f * (float)pe;   /* exact in float */
+}
+
+static int me, np, errors;
+static FILE *csv;
+static float *host;
+static cudaEvent_t e0, e1;
+
+static void check_sum(const char *what, const float *dst, size_t n, unsigned salt)
+{
+  CK(cudaMemcpy(host, dst, n * sizeof(float), cudaMemcpyDeviceToHost));
+  for (size_t i = 0; i < n; i++) {
+    float want = 0;
+    for (int p = 0; p < np; p++) want += (float)((i * 2654435761u + salt) % 1024u) + 1024.0f * (float)p;
+    if (host[i] != want && errors++ < 5)
+      fprintf(stderr, "PE %d: %s %zu floats: element %zu is %g, want %g\n", me, what, n, i, host[i], want);
+  }
+}
+static void row(const char *test, const char *scope, size_t bytes, double us)
+{
+  if (me) return;
+  printf("%-8s %-16s %-6s %12zu %12.2f %9.1f\n", IMPL, test, scope, bytes, us, bytes / us * 1e-3);
+  if (csv) fprintf(csv, "%s,%s,%s,%zu,%.3f,us\n", IMPL, test, scope, bytes, us);
+  fflush(stdout);
+}
+static int iters_for(size_t bytes) { return bytes <= (1u << 20) ? 100 : bytes <= (16u << 20) ? 20 : 5; }
+
+int main(int argc, char **argv)
+{
+  bench_init("/tmp/nvshmem_uid_grid.bin");
+  me = MY_PE();
+  np = N_PES();
+  const char *cp = getenv("BENCH_CSV");
+  if (me == 0 && cp) csv = fopen(cp, "a");
+  size_t max = argc > 1 ? strtoull(argv[1], 0, 0) : (256u << 20);
+  float *src = (float *)MALLOC(max), *dst = (float *)MALLOC(max);
+  if (!src || !dst) { fprintf(stderr, "raise the symmetric heap size\n"); return 1; }
+  host = (float *)malloc(max);
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  cudaStream_t st;
+  CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+#ifndef USE_NVSHMEM
+  int grid = shmemx_grid_max_blocks(k_sum_grid, 1024, 0);
+#else
+  int grid = 0;
+#endif
+  int dev = 0, sms = 0;
+  CK(cudaGetDevice(&dev));
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  if (me == 0)
+    printf("%-8s %-16s %-6s %12s %12s %9s  (%d PEs; %d SMs seen; grid: %d blocks of 1024 threads)\n", "impl", "op",
+           "scope", "bytes", "us/call", "GB/s", np, sms, grid);
+  float ms;
+  /* In-kernel all-reduce: one block, and (Shoal) the whole grid. */
+  for (int scope = 0; scope < 2; scope++) {
+#ifdef USE_NVSHMEM
+    if (scope == 1) break;
+#endif
+    for (size_t bytes = 4096; bytes <= max; bytes *= 4) {
+      if (scope == 0 && bytes > (16u << 20)) break;   /* one block: 40 GB/s at best */
+      size_t n = bytes / sizeof(float);
+      int iters = iters_for(bytes);
+      k_fill<<<128, 256>>>(src, n, me, 7);
+      CK(cudaMemset(dst, 0xFF, bytes));
+      CK(cudaDeviceSynchronize());
+      BARRIER();
+      for (int w = 0; w < 2; w++) {   /* warm-up, then timed */
+        int it = w ? iters : 2;
+        BARRIER();
+        CK(cudaEventRecord(e0));
+#ifndef USE_NVSHMEM
+        if (scope == 1) k_sum_grid<<<grid, 1024>>>(dst, src, n, it);
+        else
+#endif
+          k_sum_block<<<1, 1024>>>(dst, src, n, it);
+        CK(cudaEventRecord(e1));
+        CK(cudaGetLastError());
+        CK(cudaEventSynchronize(e1));
+      }
+      CK(cudaEventElapsedTime(&ms, e0, e1));
+      check_sum(scope ? "grid all-reduce" : "block all-reduce", dst, n, 7);
+      BARRIER();
+      row("allreduce_kernel", scope ? "grid" : "block", bytes, ms * 1e3 / iters);
+    }
+  }
+  /* Host-launched collectives on a stream. */
+  const char *names[4] = {"allreduce_stream", "fcollect_stream", "alltoall_stream", "rscatter_stream"};
+  for (int op = 0; op < 4; op++)
+    for (size_t bytes = 4096; bytes <= max; bytes *= 4) {
+      size_t n = bytes / sizeof(float), part = n / (size_t)np;
+      if (op && part == 0) continue;
+      int iters = iters_for(bytes);
+      k_fill<<<128, 256>>>(src, n, me, 9);
+      CK(cudaMemset(dst, 0xFF, bytes));
+      CK(cudaDeviceSynchronize());
+      BARRIER();
+      for (int w = 0; w < 2; w++) {
+        int it = w ? iters : 2;
+        BARRIER();
+        CK(cudaEventRecord(e0, st));
+        for (int i = 0; i < it; i++) {
+          if (op == 0) H_SUM(dst, src, n, st);
+          else if (op == 1) H_FCOLLECT(dst, src, part, st);
+          else if (op == 2) H_ALLTOALL(dst, src, part, st);
+          else H_RSCATTER(dst, src, part, st);
+        }
+        CK(cudaEventRecord(e1, st));
+        CK(cudaEventSynchronize(e1));
+      }
+      CK(cudaEventElapsedTime(&ms, e0, e1));
+      if (op == 0) check_sum("stream all-reduce", dst, n, 9);
+      BARRIER();
+      row(names[op], "host", bytes, ms * 1e3 / iters);
+    }
+  if (errors) fprintf(stderr, "PE %d: %d wrong all-reduce elements\n", me, errors);
+  if (csv) fclose(csv);
+  free(host);
+  bench_finalize();
+  return errors ? 1 : 0;
+}

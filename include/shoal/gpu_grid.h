@@ -1,0 +1,582 @@
+/* Collectives of a whole grid inside user kernels (shmemx_*_grid): every
+ * block of the kernel calls, and the call behaves as one collective of the
+ * grid -- what any thread wrote before is what is moved, and every thread
+ * sees the complete result after.  Included by <shoal/gpu_x.h>;
+ * `man shmemx_barrier_all_grid`.
+ *
+ * How the blocks meet (words: teams/team.h, SHOAL_GRID_*):
+ *  - inside a PE, a grid barrier on a per-team counter in device memory
+ *    (count + generation, the last block to arrive starts the next
+ *    generation): safe without a cooperative launch as long as every block
+ *    is resident at once (shmemx_grid_max_blocks sizes such a grid);
+ *  - across PEs, block b meets only block b of the other members, through
+ *    its own arrival counter: each adds 1 on every peer and waits for
+ *    (its own arrivals) x (size - 1).  Counts only grow and nobody resets
+ *    them, so a captured graph replays the same code.
+ * A collective is: grid barrier, block b meets its peers (every member's
+ * data is ready and its destination free), block b moves its share, block
+ * b meets its peers again, grid barrier (every share of every member has
+ * landed, and nobody reads my source any more).
+ *
+ * Small messages (what fits the LL pushbox), teams the grid algorithms
+ * cannot address directly and sources outside the symmetric heap run the
+ * block algorithm (<shoal/gpu_x.h>) on block 0 between two grid barriers. */
+#ifndef SHOAL_GPU_GRID_H
+#define SHOAL_GPU_GRID_H
+
+__device__ inline unsigned shoal_grid_nblocks(void) { return gridDim.x * gridDim.y * gridDim.z; }
+__device__ inline unsigned shoal_grid_block(void)
+{
+  return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+}
+/* The grid as one scope of threads. */
+struct shoal_gpu_grid_scope {
+  __device__ static size_t tid(void)
+  {
+    return (size_t)shoal_grid_block() * shoal_gpu_block_size() + shoal_gpu_block_tid();
+  }
+  __device__ static size_t size(void) { return (size_t)shoal_grid_nblocks() * shoal_gpu_block_size(); }
+};
+
+__device__ inline void shoal_gpu_trap(void)
+{
+#if defined(__CUDACC__)
+  __trap();
+#else
+  abort();
+#endif
+}
+
+/* Nanoseconds, for the watchdog of the grid's waits. */
+__device__ inline uint64_t shoal_gpu_ns(void)
+{
+#if defined(__CUDACC__)
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+#elif defined(__HIP_DEVICE_COMPILE__)
+  return (uint64_t)wall_clock64() * 10;   /* the 100 MHz constant clock of CDNA */
+#else
+  return 0;   /* hipcc's host pass: never called there */
+#endif
+}
+#define SHOAL_GRID_TIMEOUT_NS 20000000000ull
+
+__device__ inline void shoal_grid_stuck(const char *call, const char *who)
+{
+  printf("shoal: PE %d: error: %s: %s did not arrive within 20 s; a grid collective needs every block of "
+         "the grid resident at once (size the grid with shmemx_grid_max_blocks), the same grid size "
+         "on every PE, and every PE calling the same collectives\n", SHOAL_STATE->my_pe, call, who);
+  shoal_gpu_trap();
+}
+/* Spin until *p >= v (ge) or *p != v (!ge), acquire; trap after the timeout. */
+__device__ inline void shoal_grid_wait(const uint64_t *p, uint64_t v, bool ge, const char *call, const char *who)
+{
+  uint64_t t0 = 0;
+  shoal_backoff b = SHOAL_BACKOFF_INIT;
+  for (;;) {
+    uint64_t x = shoal_load_acquire(p);
+    if (ge ? x >= v : x != v) return;
+    shoal_backoff_wait(&b);
+    if ((b.spins & 4095) == 0) {
+      uint64_t now = shoal_gpu_ns();
+      if (!t0) t0 = now;
+      else if (now - t0 > SHOAL_GRID_TIMEOUT_NS) shoal_grid_stuck(call, who);
+    }
+  }
+}
+
+__device__ inline uint64_t *shoal_grid_words(const shoal_team *t) { return t->sync + SHOAL_SYNC_GRID(t->n_world); }
+
+/* Orders this thread's memory accesses for the other threads of the GPU:
+ * the grid barrier needs no more (a meeting with the peers after it
+ * fences at system scope, and causality carries the other blocks' writes). */
+__device__ inline void shoal_gpu_fence_device(void)
+{
+#if defined(__CUDACC__)
+  cuda::atomic_thread_fence(cuda::memory_order_acq_rel, cuda::thread_scope_device);
+#else
+  __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "agent");
+#endif
+}
+
+/* Every block of this PE's grid has arrived; what each wrote before is
+ * visible to all (and to the peers: system-scope fences). */
+__device__ inline void shoal_grid_sync_local(shoal_team *t, const char *call)
+{
+  __syncthreads();
+  unsigned nb = shoal_grid_nblocks();
+  if (shoal_gpu_block_tid() == 0 && nb > 1) {
+    uint64_t *g = shoal_grid_words(t);
+    shoal_gpu_fence_device();
+    uint64_t gen = shoal_load_acquire(&g[SHOAL_GRID_GEN]);   /* cannot move before I arrive */
+    uint64_t old = shoal_fetch_add(&g[SHOAL_GRID_COUNT], 1);
+    if (old + 1 == nb) {
+      shoal_gpu_fence_device();
+      shoal_store_relaxed(&g[SHOAL_GRID_COUNT], 0);
+      shoal_store_release(&g[SHOAL_GRID_GEN], gen + 1);
+    } else {
+      shoal_grid_wait(&g[SHOAL_GRID_GEN], gen, false, call, "a block of this PE's grid");
+    }
+    shoal_gpu_fence_device();
+  }
+  __syncthreads();
+}
+
+/* Thread 0 of block b: meet block b of every other member. */
+__device__ inline void shoal_grid_sync_peers(shoal_team *t, const char *call)
+{
+  int n = t->size, me = t->my_pe;
+  if (n <= 1) return;
+  uint64_t *g = shoal_grid_words(t);
+  unsigned b = shoal_grid_block(), nb = shoal_grid_nblocks();
+  uint64_t *arrivals = &g[SHOAL_GRID_BLOCK0 + 2 * (size_t)b];
+  uint64_t e = arrivals[1] + 1;   /* only this thread writes it */
+  arrivals[1] = e;
+  if (b == 0) shoal_store_relaxed(&g[SHOAL_GRID_TAG], e << 32 | nb);
+  shoal_fence_system();
+  for (int k = 1; k < n; k++) {
+    int pe = shoal_team_world_pe(t, (me + k) % n);
+    uint64_t *r = (uint64_t *)shoal_dev_ptr(arrivals, pe);
+    if (SHOAL_UNLIKELY(!r)) shoal_gpu_fail(call, arrivals, pe);
+    (void)shoal_fetch_add(r, 1);
+  }
+  shoal_grid_wait(arrivals, e * (uint64_t)(n - 1), true, call, "the same block of another PE");
+  shoal_fence_system();
+  if (b == 0)   /* a peer whose grid differs: its tag of this meeting names its size */
+    for (int k = 1; k < n; k++) {
+      int pe = shoal_team_world_pe(t, (me + k) % n);
+      uint64_t v = shoal_load_relaxed((const uint64_t *)shoal_dev_ptr(&g[SHOAL_GRID_TAG], pe));
+      if (SHOAL_UNLIKELY(v >> 32 == e && (uint32_t)v != nb)) {
+        printf("shoal: PE %d: error: %s: this grid has %u blocks, PE %d's has %u: every PE must launch "
+               "the same grid\n", SHOAL_STATE->my_pe, call, nb, pe, (unsigned)(uint32_t)v);
+        shoal_gpu_trap();
+      }
+    }
+}
+
+__device__ inline void shoal_grid_check(const char *call)
+{
+  unsigned nb = shoal_grid_nblocks();
+  if (SHOAL_UNLIKELY(nb > SHOAL_GRID_MAX_BLOCKS)) {
+    if (shoal_grid_block() == 0 && shoal_gpu_block_tid() == 0)
+      printf("shoal: PE %d: error: %s: a grid of %u blocks; grid collectives allow at most %d "
+             "(shmemx_grid_max_blocks)\n", SHOAL_STATE->my_pe, call, nb, SHOAL_GRID_MAX_BLOCKS);
+    shoal_gpu_trap();
+  }
+}
+/* Sources ready and destinations free on every member. */
+/* local: meet this PE's other blocks too (in a user's kernel); a kernel
+ * launched for an _on_stream call starts after the stream's earlier work
+ * and ends with all of its blocks, so it meets only the peers. */
+__device__ inline void shoal_grid_enter(shoal_team *t, const char *call, bool local)
+{
+  if (local) shoal_grid_sync_local(t, call);
+  if (shoal_gpu_block_tid() == 0) shoal_grid_sync_peers(t, call);
+  __syncthreads();
+}
+/* Every share has landed everywhere, and nobody reads my source any more. */
+__device__ inline void shoal_grid_leave(shoal_team *t, const char *call, bool local)
+{
+  __syncthreads();
+  if (shoal_gpu_block_tid() == 0) shoal_grid_sync_peers(t, call);
+  if (local) shoal_grid_sync_local(t, call);
+}
+
+/* ---- which algorithm: one function per collective, thresholds here ---- */
+typedef enum shoal_grid_algo {
+  SHOAL_GRID_ON_BLOCK0,   /* the block algorithm on block 0 (LL for small messages) */
+  SHOAL_GRID_ONESHOT,     /* all-reduce: every member reads every peer's whole source */
+  SHOAL_GRID_TWOSHOT,     /* all-reduce: reduce my 1/n share from all, store it to all */
+  SHOAL_GRID_PUSH,        /* the data movers: block b pushes its share to every member */
+} shoal_grid_algo;
+
+/* Up to this many bytes an out-of-place all-reduce reads every peer's
+ * whole vector (the same two meetings as two-shot, no remote stores);
+ * beyond, two-shot moves (n - 1) / n of the vector instead of n - 1. */
+#define SHOAL_GRID_ONESHOT_MAX_BYTES (64u << 10)
+
+/* Can block b address every member's memory directly? */
+__device__ inline bool shoal_grid_direct(const shoal_team *t)
+{
+  if (t->size > SHOAL_GPU_MAX_FAST_PEERS) return false;
+  for (int j = 0; j < t->size; j++)
+    if (!shoal_dev_ptr(t->sync, shoal_team_world_pe(t, j))) return false;
+  return true;
+}
+__device__ inline bool shoal_grid_symmetric(const void *p, size_t bytes)
+{
+  return shoal_dev_is_symmetric(p) && shoal_dev_is_symmetric((const char *)p + (bytes ? bytes - 1 : 0));
+}
+
+/* The inputs are the same on every member (sizes, team, symmetric
+ * addresses), so every member picks the same algorithm. */
+__device__ inline int shoal_grid_pick_reduce(const shoal_team *t, size_t n, size_t es, bool in_place,
+                                             bool src_symmetric, bool dest_symmetric)
+{
+  if (shoal_gpu_ll_reduce_fits(t, n, es) || !shoal_grid_direct(t) || !src_symmetric) return SHOAL_GRID_ON_BLOCK0;
+  /* two-shot stores into the peers' dest: a private dest is read-only one-shot's */
+  if (!in_place && (n * es <= SHOAL_GRID_ONESHOT_MAX_BYTES || !dest_symmetric)) return SHOAL_GRID_ONESHOT;
+  return SHOAL_GRID_TWOSHOT;
+}
+__device__ inline int shoal_grid_pick_move(const shoal_team *t, size_t nbytes)
+{
+  if ((shoal_gpu_ll_fits(t, nbytes) && shoal_gpu_ll_words(nbytes)) || !shoal_grid_direct(t))
+    return SHOAL_GRID_ON_BLOCK0;
+  return SHOAL_GRID_PUSH;
+}
+
+/* OpenSHMEM allows dest == source or no overlap. */
+__device__ inline void shoal_grid_check_overlap(const char *call, const void *dest, const void *src, size_t bytes)
+{
+  const char *d = (const char *)dest, *s = (const char *)src;
+  if (SHOAL_UNLIKELY(d != s && d < s + bytes && s < d + bytes)) {
+    if (shoal_grid_block() == 0 && shoal_gpu_block_tid() == 0)
+      printf("shoal: PE %d: error: %s: dest %p and source %p overlap but are not the same array\n",
+             SHOAL_STATE->my_pe, call, dest, src);
+    shoal_gpu_trap();
+  }
+}
+
+/* Block 0 runs the block form between two grid barriers. */
+#define SHOAL_GRID_ON_BLOCK0(t, call, local, ...) \
+  do { \
+    if (local) shoal_grid_sync_local(t, call); \
+    if (shoal_grid_block() == 0) { __VA_ARGS__; } \
+    if (local) shoal_grid_sync_local(t, call); \
+  } while (0)
+
+/* The share [lo, hi) of `units` that chunk c of `chunks` owns. */
+__device__ inline void shoal_grid_share(size_t units, size_t c, size_t chunks, size_t *lo, size_t *hi)
+{
+  *lo = units * c / chunks;
+  *hi = units * (c + 1) / chunks;
+}
+
+/* ---- all-reduce ------------------------------------------------------------ */
+/* Fill peer[j] with team PE j's mapping of p (every thread of the block
+ * sees it after the next __syncthreads). */
+template <class T>
+__device__ inline void shoal_grid_peers(shoal_team *t, T **peer, const void *p, const char *call)
+{
+  for (int j = (int)shoal_gpu_block_tid(); j < t->size; j += (int)shoal_gpu_block_size()) {
+    int pe = shoal_team_world_pe(t, j);
+    peer[j] = (T *)shoal_dev_ptr(p, pe);
+    if (SHOAL_UNLIKELY(!peer[j])) shoal_gpu_fail(call, p, pe);
+  }
+}
+
+/* One-shot: every thread of the grid reduces its elements from every
+ * member's source (the reads need no partition: they all happen between
+ * the two meetings).  Not in place. */
+template <class T, class OP>
+__device__ inline void shoal_grid_reduce_oneshot(shoal_team *t, T *dest, const T *src, size_t n, const char *call,
+                                          bool local)
+{
+  __shared__ const T *peer[SHOAL_GPU_MAX_FAST_PEERS];
+  shoal_grid_peers(t, (T **)peer, src, call);
+  shoal_grid_enter(t, call, local);
+  shoal_gpu_reduce_part<T, OP>(t, dest, src, n, peer, shoal_gpu_grid_scope::tid(), shoal_gpu_grid_scope::size());
+  shoal_grid_leave(t, call, local);
+}
+
+/* Two-shot, fused: the vector is cut into size x blocks shares; block b of
+ * member j owns share (j, b): each thread reads its element from every
+ * member, reduces, and stores the result to every member (staggered order,
+ * peer bases hoisted).  Nobody else reads or writes share (j, b) anywhere,
+ * and each element is read everywhere before it is written: in place is
+ * correct. */
+template <class T, class OP>
+__device__ inline void shoal_grid_reduce_twoshot(shoal_team *t, T *dest, const T *src, size_t n, const char *call,
+                                          bool local)
+{
+  __shared__ const T *ps[SHOAL_GPU_MAX_FAST_PEERS];
+  __shared__ T *pd[SHOAL_GPU_MAX_FAST_PEERS];
+  shoal_grid_peers(t, (T **)ps, src, call);
+  shoal_grid_peers(t, pd, dest, call);
+  shoal_grid_enter(t, call, local);
+  int np = t->size, me = t->my_pe;
+  unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
+  size_t chunks = (size_t)np * shoal_grid_nblocks(), c = (size_t)me * shoal_grid_nblocks() + shoal_grid_block();
+  const size_t K = sizeof(shoal_gpu_vec<T>) / sizeof(T);
+  bool vec = sizeof(T) * K == 16 && (((uintptr_t)dest | (uintptr_t)src) & 15) == 0;
+  size_t unit = vec ? K : 1, units = n / unit, lo, hi;
+  shoal_grid_share(units, c, chunks, &lo, &hi);
+  if (vec) {
+    size_t i = lo + tid;
+    for (; i + nt < hi; i += 2 * (size_t)nt) {   /* two vectors' loads in flight */
+      shoal_gpu_vec<T> a0, a1, x0, x1;
+      a0.v = SHOAL_GPU_LDCG((const uint4 *)ps[0] + i);
+      a1.v = SHOAL_GPU_LDCG((const uint4 *)ps[0] + i + nt);
+      for (int j = 1; j < np; j++) {
+        x0.v = SHOAL_GPU_LDCG((const uint4 *)ps[j] + i);
+        x1.v = SHOAL_GPU_LDCG((const uint4 *)ps[j] + i + nt);
+        for (size_t k = 0; k < K; k++) {
+          a0.e[k] = OP::f(a0.e[k], x0.e[k]);
+          a1.e[k] = OP::f(a1.e[k], x1.e[k]);
+        }
+      }
+      for (int k = 1; k <= np; k++) {
+        uint4 *d = (uint4 *)pd[(me + k) % np];
+        d[i] = a0.v;
+        d[i + nt] = a1.v;
+      }
+    }
+    for (; i < hi; i += nt) {
+      shoal_gpu_vec<T> acc, x;
+      acc.v = SHOAL_GPU_LDCG((const uint4 *)ps[0] + i);
+      for (int j = 1; j < np; j++) {
+        x.v = SHOAL_GPU_LDCG((const uint4 *)ps[j] + i);
+        for (size_t k = 0; k < K; k++) acc.e[k] = OP::f(acc.e[k], x.e[k]);
+      }
+      for (int k = 1; k <= np; k++) ((uint4 *)pd[(me + k) % np])[i] = acc.v;
+    }
+    lo *= unit;
+    hi *= unit;
+  }
+  if (c == chunks - 1) hi = n;   /* the tail that is no whole unit */
+  for (size_t i = (vec ? units * unit : lo) + tid; i < hi; i += nt) {
+    T acc = shoal_gpu_vload(ps[0] + i);
+    for (int j = 1; j < np; j++) acc = OP::f(acc, shoal_gpu_vload(ps[j] + i));
+    for (int k = 1; k <= np; k++) pd[(me + k) % np][i] = acc;
+  }
+  shoal_grid_leave(t, call, local);
+}
+
+template <class T, class OP>
+__device__ inline void shoal_grid_reduce(const char *call, shmem_team_t team, T *dest, const T *src, size_t n,
+                                         bool local = true)
+{
+  shoal_grid_check(call);
+  shoal_team *t = shoal_gpu_team_or_fail(call, team);
+  shoal_grid_check_overlap(call, dest, src, n * sizeof(T));
+  switch (shoal_grid_pick_reduce(t, n, sizeof(T), dest == src, shoal_grid_symmetric(src, n * sizeof(T)),
+                                 shoal_grid_symmetric(dest, n * sizeof(T)))) {
+  case SHOAL_GRID_ONESHOT: shoal_grid_reduce_oneshot<T, OP>(t, dest, src, n, call, local); break;
+  case SHOAL_GRID_TWOSHOT: shoal_grid_reduce_twoshot<T, OP>(t, dest, src, n, call, local); break;
+  default:
+    SHOAL_GRID_ON_BLOCK0(t, call, local, {
+      if (shoal_gpu_ll_reduce_fits(t, n, sizeof(T))) shoal_gpu_reduce_ll_block<T, OP>(t, dest, src, n);
+      else shoal_gpu_reduce_block<T, OP>(call, t, dest, src, n, true);
+    });
+    break;
+  }
+}
+
+/* Reduce-scatter: member j reduces block j of every member's source into
+ * its dest, every thread of the grid its elements.  Source symmetric. */
+template <class T, class OP>
+__device__ inline void shoal_grid_reduce_scatter(const char *call, shmem_team_t team, T *dest, const T *src,
+                                                 size_t n, bool local = true)
+{
+  shoal_grid_check(call);
+  shoal_team *t = shoal_gpu_team_or_fail(call, team);
+  const T *mine = src + (size_t)t->my_pe * n;
+  shoal_grid_check_overlap(call, dest, src, n * sizeof(T) * (size_t)t->size);
+  if (!shoal_grid_direct(t)) {
+    SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_reduce_block<T, OP>(call, t, dest, mine, n, false));
+    return;
+  }
+  if (SHOAL_UNLIKELY(!shoal_grid_symmetric(src, n * sizeof(T) * (size_t)t->size)))
+    shoal_gpu_fail(call, src, -1);   /* the source must be symmetric */
+  __shared__ const T *peer[SHOAL_GPU_MAX_FAST_PEERS];
+  shoal_grid_peers(t, (T **)peer, mine, call);
+  shoal_grid_enter(t, call, local);
+  shoal_gpu_reduce_part<T, OP>(t, dest, mine, n, peer, shoal_gpu_grid_scope::tid(), shoal_gpu_grid_scope::size());
+  shoal_grid_leave(t, call, local);
+}
+
+/* ---- data movers ------------------------------------------------------------ */
+/* Block b's share of nbytes, in 16-byte units. */
+__device__ inline void shoal_grid_byte_share(size_t nbytes, size_t *lo, size_t *hi)
+{
+  size_t units = (nbytes + 15) / 16;
+  shoal_grid_share(units, shoal_grid_block(), shoal_grid_nblocks(), lo, hi);
+  *lo = *lo * 16 < nbytes ? *lo * 16 : nbytes;
+  *hi = *hi * 16 < nbytes ? *hi * 16 : nbytes;
+}
+
+/* The traffic-shaped all-gather (Iris Gluon): block b loads its share of
+ * src once and stores each 16-byte vector to every member (dst[q] + off,
+ * bases hoisted into shared memory), in the staggered order me + 1, ...,
+ * so that the members do not all write to the same peer at once. */
+__device__ inline void shoal_grid_push_all(shoal_team *t, char *const *dst, const char *src, size_t nbytes)
+{
+  int np = t->size, me = t->my_pe;
+  unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
+  size_t lo, hi;
+  shoal_grid_byte_share(nbytes, &lo, &hi);
+  uintptr_t a = (uintptr_t)src;
+  for (int q = 0; q < np; q++) a |= (uintptr_t)dst[q];
+  if ((a & 15) == 0) {
+    size_t vlo = lo / 16, vhi = hi / 16;
+    const uint4 *s = (const uint4 *)src;
+    size_t i = vlo + tid;
+    for (; i + nt < vhi; i += 2 * (size_t)nt) {   /* two loads in flight */
+      uint4 x = s[i], y = s[i + nt];
+      for (int k = 1; k <= np; k++) {
+        uint4 *d = (uint4 *)dst[(me + k) % np];
+        d[i] = x;
+        d[i + nt] = y;
+      }
+    }
+    for (; i < vhi; i += nt) {
+      uint4 x = s[i];
+      for (int k = 1; k <= np; k++) ((uint4 *)dst[(me + k) % np])[i] = x;
+    }
+    for (size_t j = vhi * 16 + tid; j < hi; j += nt)   /* a last partial vector */
+      for (int k = 1; k <= np; k++) dst[(me + k) % np][j] = src[j];
+    return;
+  }
+  for (int k = 1; k <= np; k++)
+    shoal_gpu_copy_coop(dst[(me + k) % np] + lo, src + lo, hi - lo, tid, nt);
+}
+
+/* which: 0 broadcast, 1 fcollect, 2 alltoall. */
+__device__ inline int shoal_grid_move(const char *call, int which, shmem_team_t team, void *dest, const void *src,
+                                      size_t nbytes, int root, bool local = true)
+{
+  shoal_grid_check(call);
+  shoal_team *t = shoal_gpu_team_or_fail(call, team);
+  int np = t->size, me = t->my_pe;
+  if (which == 0 && SHOAL_UNLIKELY(root < 0 || root >= np)) {
+    if (shoal_grid_block() == 0 && shoal_gpu_block_tid() == 0)
+      printf("shoal: PE %d: error: %s: PE_root %d is not a member of the team (size %d)\n", SHOAL_STATE->my_pe,
+             call, root, np);
+    shoal_gpu_trap();
+  }
+  if (shoal_grid_pick_move(t, nbytes) == SHOAL_GRID_ON_BLOCK0) {
+    int rc = 0;
+    SHOAL_GRID_ON_BLOCK0(t, call, local, {
+      if (which == 0) rc = shmemx_broadcastmem_block(team, dest, src, nbytes, root);
+      else if (which == 1) rc = shmemx_fcollectmem_block(team, dest, src, nbytes);
+      else rc = shmemx_alltoallmem_block(team, dest, src, nbytes);
+    });
+    return rc;
+  }
+  __shared__ char *pd[SHOAL_GPU_MAX_FAST_PEERS];
+  shoal_grid_peers(t, pd, dest, call);
+  __syncthreads();
+  if (which != 0 && shoal_gpu_block_tid() == 0)
+    for (int q = 0; q < np; q++) pd[q] += (size_t)me * nbytes;
+  shoal_grid_enter(t, call, local);
+  if (which == 0) {
+    if (me == root) shoal_grid_push_all(t, pd, (const char *)src, nbytes);
+  } else if (which == 1) {
+    shoal_grid_push_all(t, pd, (const char *)src, nbytes);
+  } else {
+    size_t lo, hi;
+    shoal_grid_byte_share(nbytes, &lo, &hi);
+    for (int k = 1; k <= np; k++) {
+      int q = (me + k) % np;
+      shoal_gpu_copy_coop(pd[q] + lo, (const char *)src + (size_t)q * nbytes + lo, hi - lo, shoal_gpu_block_tid(),
+                          shoal_gpu_block_size());
+    }
+  }
+  shoal_grid_leave(t, call, local);
+  return 0;
+}
+
+/* ---- the public grid collectives -------------------------------------------- */
+__device__ inline void shoal_grid_barrier(const char *call, shmem_team_t team)
+{
+  shoal_grid_check(call);
+  shoal_team *t = shoal_gpu_team_or_fail(call, team);
+  SHOAL_GRID_ON_BLOCK0(t, call, true, shoal_gpu_block_barrier(t));
+}
+__device__ inline int shmemx_team_sync_grid(shmem_team_t team)
+{
+  shoal_grid_barrier("shmemx_team_sync_grid", team);
+  return 0;
+}
+__device__ inline void shmemx_barrier_all_grid(void) { shoal_grid_barrier("shmemx_barrier_all_grid", SHMEM_TEAM_WORLD); }
+__device__ inline void shmemx_sync_all_grid(void) { shoal_grid_barrier("shmemx_sync_all_grid", SHMEM_TEAM_WORLD); }
+
+__device__ inline int shmemx_broadcastmem_grid(shmem_team_t team, void *dest, const void *src, size_t nbytes, int root)
+{
+  return shoal_grid_move("shmemx_broadcastmem_grid", 0, team, dest, src, nbytes, root);
+}
+__device__ inline int shmemx_fcollectmem_grid(shmem_team_t team, void *dest, const void *src, size_t nbytes)
+{
+  return shoal_grid_move("shmemx_fcollectmem_grid", 1, team, dest, src, nbytes, 0);
+}
+__device__ inline int shmemx_alltoallmem_grid(shmem_team_t team, void *dest, const void *src, size_t nbytes)
+{
+  return shoal_grid_move("shmemx_alltoallmem_grid", 2, team, dest, src, nbytes, 0);
+}
+
+#define SHOAL_GPU_GRID_MOVE_TYPED(T, N) \
+  __device__ inline int shmemx_##N##_broadcast_grid(shmem_team_t team, T *d, const T *s, size_t n, int root) \
+  { return shoal_grid_move("shmemx_" #N "_broadcast_grid", 0, team, d, s, n * sizeof(T), root); } \
+  __device__ inline int shmemx_##N##_fcollect_grid(shmem_team_t team, T *d, const T *s, size_t n) \
+  { return shoal_grid_move("shmemx_" #N "_fcollect_grid", 1, team, d, s, n * sizeof(T), 0); } \
+  __device__ inline int shmemx_##N##_alltoall_grid(shmem_team_t team, T *d, const T *s, size_t n) \
+  { return shoal_grid_move("shmemx_" #N "_alltoall_grid", 2, team, d, s, n * sizeof(T), 0); }
+SHOAL_RMA_DEVICE_TYPES(SHOAL_GPU_GRID_MOVE_TYPED)
+
+#define SHOAL_GPU_GRID_REDUCE_OP(T, N, OP) \
+  template <class shoal_unused = void> \
+  __device__ inline int shmemx_##N##_##OP##_reduce_grid(shmem_team_t team, T *dest, const T *src, size_t nreduce) \
+  { \
+    shoal_grid_reduce<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_grid", team, dest, src, nreduce); \
+    return 0; \
+  } \
+  template <class shoal_unused = void> \
+  __device__ inline int shmemx_##N##_##OP##_reduce_scatter_grid(shmem_team_t team, T *dest, const T *src, \
+                                                                size_t nreduce) \
+  { \
+    shoal_grid_reduce_scatter<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_scatter_grid", team, dest, src, \
+                                                    nreduce); \
+    return 0; \
+  }
+#define SHOAL_GPU_GRID_REDUCE_BITWISE(T, N) \
+  SHOAL_GPU_GRID_REDUCE_OP(T, N, and) SHOAL_GPU_GRID_REDUCE_OP(T, N, or) SHOAL_GPU_GRID_REDUCE_OP(T, N, xor)
+#define SHOAL_GPU_GRID_REDUCE_MINMAX(T, N) SHOAL_GPU_GRID_REDUCE_OP(T, N, min) SHOAL_GPU_GRID_REDUCE_OP(T, N, max)
+#define SHOAL_GPU_GRID_REDUCE_ARITH(T, N) SHOAL_GPU_GRID_REDUCE_OP(T, N, sum) SHOAL_GPU_GRID_REDUCE_OP(T, N, prod)
+SHOAL_REDUCE_BITWISE_TYPES(SHOAL_GPU_GRID_REDUCE_BITWISE)
+SHOAL_REDUCE_MINMAX_DEVICE_TYPES(SHOAL_GPU_GRID_REDUCE_MINMAX)
+SHOAL_REDUCE_MINMAX_DEVICE_TYPES(SHOAL_GPU_GRID_REDUCE_ARITH)
+
+/* ---- sizing a grid (host) ------------------------------------------------------ */
+/* PEs of this node that share one GPU (the node's PEs over its GPUs). */
+extern "C" shmem_team_t shoalh_team_node __asm__("SHMEMX_TEAM_NODE");
+static inline int shoal_grid_gpu_sharers(void)
+{
+  static int sharers;
+  if (!sharers) {
+    int ngpu = 1;
+    if (SHOAL_GPURT(GetDeviceCount)(&ngpu) != SHOAL_GPURT(Success) || ngpu < 1) ngpu = 1;
+    int local = shmem_team_n_pes(shoalh_team_node);
+    sharers = local > ngpu ? (local + ngpu - 1) / ngpu : 1;
+    /* Under MPS with an active-thread percentage the runtime already
+     * reports only this process's share of the SMs (66 of 132 at 50%):
+     * divide by the sharers the percentage does not account for. */
+    const char *pct = getenv("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
+    int p = pct ? atoi(pct) : 100;
+    if (p > 0 && p < 100) sharers = (sharers * p + 99) / 100;
+    if (sharers < 1) sharers = 1;
+  }
+  return sharers;
+}
+/* Largest grid of `kernel` (threads per block, dynamic shared memory)
+ * whose blocks are all resident at once, with this GPU's SMs shared among
+ * the PEs of this node that use it, and at most SHOAL_GRID_MAX_BLOCKS. */
+template <class K>
+static inline int shmemx_grid_max_blocks(K *kernel, int threads, size_t smem)
+{
+  int dev = 0, per_sm = 0, sms = 0;
+  const char *call = "shmemx_grid_max_blocks";
+  shoal_gpu_hcheck(call, SHOAL_GPURT(GetDevice)(&dev));
+#if defined(__CUDACC__)
+  shoal_gpu_hcheck(call, cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  shoal_gpu_hcheck(call, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+#else
+  shoal_gpu_hcheck(call, hipDeviceGetAttribute(&sms, hipDeviceAttributeMultiprocessorCount, dev));
+  shoal_gpu_hcheck(call, hipOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, smem));
+#endif
+  int n = per_sm * sms / shoal_grid_gpu_sharers();
+  if (n > SHOAL_GRID_MAX_BLOCKS) n = SHOAL_GRID_MAX_BLOCKS;
+  return n > 0 ? n : 1;
+}
+
+#endif

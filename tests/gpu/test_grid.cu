@@ -1,0 +1,288 @@
+/* Grid-scope collectives inside kernels (shmemx_*_grid): every block
+ * calls, the kernel computes its data, calls, and checks the result in
+ * place (fused): elements written by one block are reduced or moved, and
+ * checked by another.  Fresh data every round, outputs poisoned, every
+ * element checked; world and strided teams (sizes 1 and 2 at 2-4 PEs),
+ * in place, odd sizes, misaligned buffers, grids of 1, 3 and the largest
+ * safe size, a slow member, and a captured graph replayed 120 times with
+ * no host reset.  `test_grid mismatch` and `test_grid toomany` must fail
+ * with a message (run.sh checks). */
+#include "gpu_test.h"
+
+__device__ inline void fall_behind(int us)
+{
+#if defined(__CUDACC__)
+  for (int k = 0; k < us; k++) __nanosleep(1000);
+#else
+  for (int k = 0; k < us; k++) __builtin_amdgcn_s_sleep(32);
+#endif
+}
+__device__ inline size_t g_tid(void) { return (size_t)blockIdx.x * blockDim.x + threadIdx.x; }
+__device__ inline size_t g_nt(void) { return (size_t)gridDim.x * blockDim.x; }
+
+/* Small integers: float and double sums are exact in any order. */
+template <class T> __host__ __device__ inline T tv(uint64_t seed, int pe, size_t i, unsigned salt)
+{
+  return (T)((int64_t)(gt_val(seed, pe, i, salt) % 2001) - 1000);
+}
+struct op_sum { template <class T> __device__ static T f(T a, T b) { return a + b; } };
+struct op_max { template <class T> __device__ static T f(T a, T b) { return a < b ? b : a; } };
+struct op_xor { template <class T> __device__ static T f(T a, T b) { return a ^ b; } };
+
+__device__ inline void red(shmem_team_t t, float *d, const float *s, size_t n, op_sum) { shmemx_float_sum_reduce_grid(t, d, s, n); }
+__device__ inline void red(shmem_team_t t, double *d, const double *s, size_t n, op_sum) { shmemx_double_sum_reduce_grid(t, d, s, n); }
+__device__ inline void red(shmem_team_t t, long *d, const long *s, size_t n, op_max) { shmemx_long_max_reduce_grid(t, d, s, n); }
+__device__ inline void red(shmem_team_t t, unsigned *d, const unsigned *s, size_t n, op_xor) { shmemx_uint_xor_reduce_grid(t, d, s, n); }
+
+struct team_info { shmem_team_t team; int start, stride, size, me; };
+
+/* All-reduce rounds: the grid fills src (and poisons dest), one block of
+ * slow_pe falls behind now and then, all call, the grid checks every
+ * element (in reverse order: mostly another block than the writer). */
+template <class T, class OP>
+__global__ void k_reduce(team_info ti, T *dst, T *src, size_t n, int rounds, uint64_t seed, unsigned salt,
+                         int slow_pe, unsigned *bad)
+{
+  int me = shmem_my_pe();
+  for (int r = 0; r < rounds; r++) {
+    for (size_t i = g_tid(); i < n; i += g_nt()) {
+      src[i] = tv<T>(seed, me, i, salt + r);
+      if (dst != src) dst[i] = (T)0x5A5A5A5A;
+    }
+    if (me == slow_pe && r % 2 == 0 && blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) fall_behind(300);
+    red(ti.team, dst, src, n, OP());
+    for (size_t k = g_tid(); k < n; k += g_nt()) {
+      size_t i = n - 1 - k;
+      T want = tv<T>(seed, ti.start, i, salt + r);
+      for (int j = 1; j < ti.size; j++) want = OP::f(want, tv<T>(seed, ti.start + j * ti.stride, i, salt + r));
+      if (dst[i] != want) atomicAdd(bad, 1u);
+    }
+    shmemx_team_sync_grid(ti.team);   /* everyone checked before src changes */
+  }
+}
+
+/* Reduce-scatter of ints: dest n, source size x n. */
+__global__ void k_rscatter(team_info ti, int *dst, int *src, size_t n, int rounds, uint64_t seed, unsigned salt,
+                           unsigned *bad)
+{
+  int me = shmem_my_pe();
+  for (int r = 0; r < rounds; r++) {
+    for (size_t i = g_tid(); i < n * ti.size; i += g_nt()) src[i] = tv<int>(seed, me, i, salt + r);
+    for (size_t i = g_tid(); i < n; i += g_nt()) dst[i] = 0x5A5A5A5A;
+    shmemx_int_sum_reduce_scatter_grid(ti.team, dst, src, n);
+    for (size_t k = g_tid(); k < n; k += g_nt()) {
+      size_t i = n - 1 - k;
+      int want = 0;
+      for (int j = 0; j < ti.size; j++) want += tv<int>(seed, ti.start + j * ti.stride, (size_t)ti.me * n + i, salt + r);
+      if (dst[i] != want) atomicAdd(bad, 1u);
+    }
+    shmemx_team_sync_grid(ti.team);
+  }
+}
+
+__host__ __device__ inline unsigned char bv(uint64_t seed, int pe, size_t i, unsigned salt)
+{
+  return (unsigned char)gt_val(seed, pe, i, salt);
+}
+/* which: 0 broadcast from root, 1 fcollect, 2 alltoall; nb bytes a member. */
+__global__ void k_move(team_info ti, int which, unsigned char *dst, unsigned char *src, size_t nb, int root,
+                       int rounds, uint64_t seed, unsigned salt, int slow_pe, unsigned *bad)
+{
+  int me = shmem_my_pe();
+  size_t ns = which == 2 ? nb * ti.size : nb, nd = which == 0 ? nb : nb * ti.size;
+  for (int r = 0; r < rounds; r++) {
+    for (size_t i = g_tid(); i < ns; i += g_nt()) src[i] = bv(seed, me, i, salt + r);
+    for (size_t i = g_tid(); i < nd; i += g_nt()) dst[i] = 0xA5;
+    if (me == slow_pe && blockIdx.x == 0 && threadIdx.x == 0) fall_behind(200);
+    if (which == 0) shmemx_broadcastmem_grid(ti.team, dst, src, nb, root);
+    else if (which == 1) shmemx_fcollectmem_grid(ti.team, dst, src, nb);
+    else shmemx_alltoallmem_grid(ti.team, dst, src, nb);
+    for (size_t k = g_tid(); k < nd; k += g_nt()) {
+      size_t i = nd - 1 - k, q = i / nb, e = i % nb;
+      int pe = ti.start + (int)(which == 0 ? root : q) * ti.stride;
+      unsigned char want = bv(seed, pe, which == 0 ? i : which == 1 ? e : (size_t)ti.me * nb + e, salt + r);
+      if (dst[i] != want) atomicAdd(bad, 1u);
+    }
+    shmemx_team_sync_grid(ti.team);
+  }
+}
+
+/* The graph: fill from a device-side round, all-reduce in place and out of
+ * place, check; PE 1 lags every 10th replay. */
+__global__ void k_graph(team_info ti, float *a, float *b, float *c, size_t n, uint64_t seed, unsigned *round,
+                        unsigned *bad)
+{
+  unsigned r = *round;
+  int me = shmem_my_pe();
+  for (size_t i = g_tid(); i < n; i += g_nt()) { a[i] = tv<float>(seed, me, i, 500 + r); b[i] = tv<float>(seed, me, i, 900 + r); c[i] = -1.0f; }
+  if (me == 1 % ti.size && r % 10 == 0 && blockIdx.x == 0 && threadIdx.x == 0) fall_behind(200);
+  shmemx_float_sum_reduce_grid(ti.team, a, a, n);
+  shmemx_float_sum_reduce_grid(ti.team, c, b, n);
+  for (size_t k = g_tid(); k < n; k += g_nt()) {
+    size_t i = n - 1 - k;
+    float wa = 0, wb = 0;
+    for (int j = 0; j < ti.size; j++) { wa += tv<float>(seed, j, i, 500 + r); wb += tv<float>(seed, j, i, 900 + r); }
+    if (a[i] != wa || c[i] != wb) atomicAdd(bad, 1u);
+  }
+  shmemx_barrier_all_grid();
+  if (blockIdx.x == 0 && threadIdx.x == 0) *round = r + 1;   /* nobody reads it after the barrier */
+}
+
+/* The grid algorithms, not the block-0 fallback, run where they should
+ * (a test that passes on the fallback alone proves nothing about them). */
+__global__ void k_pick(shmem_team_t team, int *out)
+{
+  shoal_team *t = shoal_gpu_team_or_fail("k_pick", team);
+  out[0] = shoal_grid_pick_reduce(t, 100003, 4, false, true, true) == SHOAL_GRID_TWOSHOT;
+  out[1] = shoal_grid_pick_reduce(t, 100003, 8, true, true, true) == SHOAL_GRID_TWOSHOT;
+  out[2] = shoal_gpu_ll_reduce_fits(t, 8000, 4) || shoal_grid_pick_reduce(t, 8000, 4, false, true, true) == SHOAL_GRID_ONESHOT;
+  out[3] = shoal_grid_pick_move(t, 1u << 20) == SHOAL_GRID_PUSH;
+}
+__global__ void k_mismatch(char *dst, const char *src, size_t nb) { shmemx_fcollectmem_grid(SHMEM_TEAM_WORLD, dst, src, nb); }
+__global__ void k_barriers(int iters)
+{
+  for (int i = 0; i < iters; i++) shmemx_barrier_all_grid();
+}
+
+static unsigned *bad_dev;
+static unsigned take_bad(void)
+{
+  unsigned h = 0;
+  GT_CUDA(cudaMemcpy(&h, bad_dev, sizeof h, cudaMemcpyDeviceToHost));
+  GT_CUDA(cudaMemset(bad_dev, 0, sizeof h));
+  return h;
+}
+
+int main(int argc, char **argv)
+{
+  gt_init();
+  int me = shmem_my_pe(), np = shmem_n_pes();
+  const char *mode = argc > 1 ? argv[1] : "";
+  GT_CUDA(cudaMalloc((void **)&bad_dev, sizeof(unsigned)));
+  GT_CUDA(cudaMemset(bad_dev, 0, sizeof(unsigned)));
+  const size_t maxn = (1u << 20) + 64;
+  char *A = (char *)shmem_malloc(maxn * 8 * 4 + 64), *B = (char *)shmem_malloc(maxn * 8 * 4 + 64);
+  if (!strcmp(mode, "mismatch")) {   /* must stop with a message */
+    k_mismatch<<<me == 0 ? 2 : 4, 64>>>(B, A, 1u << 20);
+    GT_LAUNCHED();
+    printf("PE %d: a mismatched grid was not caught\n", me);
+    return 3;
+  }
+  if (!strcmp(mode, "toomany")) {
+    k_barriers<<<SHOAL_GRID_MAX_BLOCKS + 1, 32>>>(1);
+    GT_LAUNCHED();
+    printf("PE %d: a grid of too many blocks was not caught\n", me);
+    return 3;
+  }
+
+  int gmax = shmemx_grid_max_blocks(k_reduce<float, op_sum>, 256, 0);
+  if (gmax > 48) gmax = 48;
+  if (me == 0) printf("largest safe grid of 256 threads: %d blocks (using up to 48)\n",
+                      shmemx_grid_max_blocks(k_reduce<float, op_sum>, 256, 0));
+
+  shmem_team_t even = SHMEM_TEAM_INVALID, odd = SHMEM_TEAM_INVALID;
+  shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (np + 1) / 2, NULL, 0, &even);
+  if (np > 1) shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, np / 2, NULL, 0, &odd);
+  team_info world = {SHMEM_TEAM_WORLD, 0, 1, np, me};
+  team_info strided = me % 2 == 0 ? team_info{even, 0, 2, (np + 1) / 2, me / 2} : team_info{odd, 1, 2, np / 2, me / 2};
+
+  {
+    int *pk, hk[4];
+    GT_CUDA(cudaMalloc((void **)&pk, sizeof hk));
+    for (int tm = 0; tm < 2; tm++) {
+      k_pick<<<1, 1>>>(tm ? strided.team : world.team, pk);
+      GT_LAUNCHED();
+      GT_CUDA(cudaMemcpy(hk, pk, sizeof hk, cudaMemcpyDeviceToHost));
+      for (int k = 0; k < 4; k++) GT_CHECK(hk[k], "%s team: algorithm choice %d is not the grid algorithm", tm ? "strided" : "world", k);
+    }
+    GT_CUDA(cudaFree(pk));
+  }
+  k_barriers<<<gmax, 128>>>(50);
+  GT_LAUNCHED();
+  GT_CHECK(true, "barriers");
+
+  const size_t ns[] = {1, 7, 1000, 4099, 16387, 100003, (1u << 20) + 5};
+  const int grids[] = {1, 3, gmax};
+  unsigned salt = 1;
+  for (int tm = 0; tm < 2; tm++) {
+    team_info ti = tm ? strided : world;
+    const char *tn = tm ? "strided" : "world";
+    for (int gi = 0; gi < 3; gi++) {
+      int g = grids[gi];
+      for (size_t ni = 0; ni < sizeof ns / sizeof ns[0]; ni++) {
+        size_t n = ns[ni];
+        int rounds = n > 200000 ? 2 : 3;
+        /* float sum: out of place, in place, misaligned by one element */
+        k_reduce<float, op_sum><<<g, 256>>>(ti, (float *)B, (float *)A, n, rounds, gt_seed, salt += 8, 1, bad_dev);
+        GT_LAUNCHED();
+        GT_CHECK(take_bad() == 0, "%s float sum_reduce_grid n=%zu grid=%d", tn, n, g);
+        k_reduce<float, op_sum><<<g, 256>>>(ti, (float *)A, (float *)A, n, rounds, gt_seed, salt += 8, 1, bad_dev);
+        GT_LAUNCHED();
+        GT_CHECK(take_bad() == 0, "%s float sum_reduce_grid in place n=%zu grid=%d", tn, n, g);
+        k_reduce<float, op_sum><<<g, 256>>>(ti, (float *)B + 1, (float *)A + 3, n, rounds, gt_seed, salt += 8, 0,
+                                            bad_dev);
+        GT_LAUNCHED();
+        GT_CHECK(take_bad() == 0, "%s float sum_reduce_grid misaligned n=%zu grid=%d", tn, n, g);
+        k_reduce<double, op_sum><<<g, 256>>>(ti, (double *)A, (double *)A, n, rounds, gt_seed, salt += 8, 1, bad_dev);
+        GT_LAUNCHED();
+        GT_CHECK(take_bad() == 0, "%s double sum_reduce_grid in place n=%zu grid=%d", tn, n, g);
+        k_reduce<long, op_max><<<g, 256>>>(ti, (long *)B, (long *)A, n, rounds, gt_seed, salt += 8, 1, bad_dev);
+        GT_LAUNCHED();
+        GT_CHECK(take_bad() == 0, "%s long max_reduce_grid n=%zu grid=%d", tn, n, g);
+        k_reduce<unsigned, op_xor><<<g, 256>>>(ti, (unsigned *)B, (unsigned *)A, n, rounds, gt_seed, salt += 8, 0,
+                                               bad_dev);
+        GT_LAUNCHED();
+        GT_CHECK(take_bad() == 0, "%s uint xor_reduce_grid n=%zu grid=%d", tn, n, g);
+        k_rscatter<<<g, 256>>>(ti, (int *)B, (int *)A, n, rounds, gt_seed, salt += 8, bad_dev);
+        GT_LAUNCHED();
+        GT_CHECK(take_bad() == 0, "%s int sum_reduce_scatter_grid n=%zu grid=%d", tn, n, g);
+        /* bytes: aligned, and both buffers misaligned */
+        size_t nb = n + (n & 1 ? 0 : 3);
+        for (int which = 0; which < 3; which++)
+          for (int mis = 0; mis < 2; mis++) {
+            int root = ti.size > 1 ? (int)(n % (size_t)ti.size) : 0;
+            k_move<<<g, 256>>>(ti, which, (unsigned char *)B + 5 * mis, (unsigned char *)A + 3 * mis, nb, root,
+                               rounds, gt_seed, salt += 8, 1, bad_dev);
+            GT_LAUNCHED();
+            GT_CHECK(take_bad() == 0, "%s %s_grid nbytes=%zu misaligned=%d grid=%d", tn,
+                     which == 0 ? "broadcastmem" : which == 1 ? "fcollectmem" : "alltoallmem", nb, mis, g);
+          }
+      }
+    }
+    if (me == 0) printf("%s team: done\n", tn);
+  }
+
+  /* A captured graph, replayed with no host reset. */
+  {
+    cudaStream_t s;
+    GT_CUDA(cudaStreamCreate(&s));
+    unsigned *round;
+    GT_CUDA(cudaMalloc((void **)&round, sizeof *round));
+    GT_CUDA(cudaMemset(round, 0, sizeof *round));
+    const size_t gn[] = {3001, 300001};
+    for (int k = 0; k < 2; k++) {
+      size_t n = gn[k];
+      float *a = (float *)A, *b = (float *)B, *c = (float *)B + maxn;
+      cudaGraph_t graph;
+      cudaGraphExec_t exec;
+      GT_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+      k_graph<<<gmax, 256, 0, s>>>(world, a, b, c, n, gt_seed, round, bad_dev);
+      GT_CUDA(cudaStreamEndCapture(s, &graph));
+      GT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+      const int replays = 120;
+      for (int r = 0; r < replays; r++) GT_CUDA(cudaGraphLaunch(exec, s));
+      GT_CUDA(cudaStreamSynchronize(s));
+      unsigned rh = 0;
+      GT_CUDA(cudaMemcpy(&rh, round, sizeof rh, cudaMemcpyDeviceToHost));
+      GT_CHECK(take_bad() == 0 && rh == (unsigned)(replays * (k + 1)), "graph of all-reduce_grid n=%zu: %u rounds",
+               n, rh);
+      GT_CUDA(cudaGraphExecDestroy(exec));
+      GT_CUDA(cudaGraphDestroy(graph));
+    }
+    GT_CUDA(cudaFree(round));
+    GT_CUDA(cudaStreamDestroy(s));
+  }
+  shmem_free(A);
+  shmem_free(B);
+  return gt_finish("test_grid");
+}
