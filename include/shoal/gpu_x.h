@@ -270,13 +270,30 @@ __device__ inline void shoal_gpu_reduce_part(shoal_team *t, T *out, const T *min
   }
   for (size_t i = done + tid; i < m; i += nt) {
     const T *p0 = peer ? peer[0] : (const T *)shoal_dev_ptr(mine, shoal_team_world_pe(t, 0));
+    if (SHOAL_UNLIKELY(!p0)) shoal_gpu_coll_unreachable("reduction", shoal_team_world_pe(t, 0));
     T acc = shoal_gpu_vload(p0 + i);
     for (int j = 1; j < np; j++) {
       const T *pj = peer ? peer[j] : (const T *)shoal_dev_ptr(mine, shoal_team_world_pe(t, j));
+      if (SHOAL_UNLIKELY(!pj)) shoal_gpu_coll_unreachable("reduction", shoal_team_world_pe(t, j));
       acc = OP::f(acc, shoal_gpu_vload(pj + i));
     }
     out[i] = acc;
   }
+}
+
+/* Block and grid collectives move data by load/store: every member must be
+ * mapped into this GPU.  A member behind the host proxy (another node)
+ * stops the kernel with a message rather than a fault. */
+__device__ inline void shoal_gpu_coll_unreachable(const char *call, int pe)
+{
+  printf("shoal: PE %d: error: %s: PE %d is not mapped into this GPU (it is reached through the "
+         "host proxy); collectives in kernels need every team member mapped (same node)\n",
+         SHOAL_STATE->my_pe, call, pe);
+#if defined(__CUDACC__)
+  __trap();
+#else
+  abort();
+#endif
 }
 
 /* Small collectives: the pushes of collectives/reduce_push.h in the
@@ -303,6 +320,7 @@ __device__ inline void shoal_gpu_ll_claim_out(shoal_team *t, shoal_gpu_ll *ll, i
   int pe = shoal_team_world_pe(t, q);
   ll->flag_out[q] = (uint32_t)(shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[pe] + 1);
   ll->out[q] = (uint64_t *)shoal_dev_ptr(shoal_push_slot_out(t, q), pe);
+  if (SHOAL_UNLIKELY(!ll->out[q])) shoal_gpu_coll_unreachable("collective (small-message path)", pe);
 }
 /* Thread 0: the slot team PE q's next push to me lands in. */
 __device__ inline void shoal_gpu_ll_claim_in(shoal_team *t, shoal_gpu_ll *ll, int q)
@@ -509,8 +527,10 @@ __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T
       mine = (const T *)t->scratch;
     }
     if (fast)
-      for (int j = (int)tid; j < np; j += (int)nt)
+      for (int j = (int)tid; j < np; j += (int)nt) {
         peer[j] = (const T *)shoal_dev_ptr(mine, shoal_team_world_pe(t, j));
+        if (SHOAL_UNLIKELY(!peer[j])) shoal_gpu_coll_unreachable(call, shoal_team_world_pe(t, j));
+      }
     shoal_gpu_block_barrier(t);   /* every member's data is in place */
     shoal_gpu_reduce_part<T, OP>(t, dest + off, mine, m, fast ? peer : (const T **)0, tid, nt);
     shoal_gpu_block_barrier(t);   /* nobody changes its data while others read it */
