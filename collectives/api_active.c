@@ -25,6 +25,7 @@ static shoal_team *active_team(const char *call, int start, int log_stride, int 
                 "PEs 0..%d", size, start, 1 << log_stride, n - 1);
   coll_need_sym(call, "pSync", pSync, sync_len * sizeof(long));
   shoal_team *t = shoal_team_active_set(start, log_stride, size);
+  shoal_wait_in_team(call, t);
   if (t->my_pe < 0)
     shoal_error(call, "this PE (%d) is not in the active set (PE_start %d, logPE_stride %d, "
                 "PE_size %d)", me, start, log_stride, size);

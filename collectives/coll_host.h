@@ -14,6 +14,7 @@ static inline bool coll_team_ok(const char *call, shmem_team_t team)
   }
   if (team->my_pe < 0)
     shoal_error(call, "this PE (%d) is not a member of argument 'team'", shoal_dstate.my_pe);
+  shoal_wait_in_team(call, team);
   return true;
 }
 

@@ -154,8 +154,16 @@ SHOAL_FN void shoal_copy(void *dst, const void *src, size_t n)
   for (; i < n; i++) d[i] = s[i];
 }
 
-typedef struct shoal_backoff { unsigned spins; } shoal_backoff;
-#define SHOAL_BACKOFF_INIT {0}
+/* What a waiter waits for, as on the CPU (device/arch.h). */
+typedef struct shoal_backoff {
+  unsigned spins;
+  const void *addr;
+  int cmp, size;
+  uint64_t value;
+  uint64_t t0;
+} shoal_backoff;
+#define SHOAL_BACKOFF_INIT {0, NULL, 0, 0, 0, 0}
+#define SHOAL_BACKOFF_WATCH(p, c, v) {0, (const void *)(p), (c), (int)sizeof *(p), (uint64_t)(v), 0}
 /* A waiting GPU thread never yields to the PE it waits for (that PE is
  * another GPU): spin first (latency), then sleep briefly to save memory
  * traffic on long waits. */

@@ -36,6 +36,10 @@ const shoal_env_var shoal_env_vars[] = {
     {"SHOAL_GPU_DEVICE", "(local-rank)",
      "GPU builds: the device this PE uses, among the visible ones (default: the local rank "
      "modulo the number of GPUs)"},
+    {"SHOAL_WAIT_TIMEOUT", "0",
+     "seconds any wait of the library (wait_until, signal_wait_until, barriers, collectives, "
+     "locks, quiet; CPU and GPU) may last before the job ends with what it waited for (0: no "
+     "limit)"},
     {NULL, NULL, NULL},
 };
 
@@ -116,6 +120,19 @@ static int int_var(const char *name, int lo, int hi)
   return (int)x;
 }
 
+static double seconds_var(const char *name)
+{
+  const char *v = env_or_default(name);
+  char *end;
+  double x = strtod(v, &end);
+  if (*v == '\0' || *end || !(x >= 0) || x > 1e9) {
+    fprintf(stderr, "shoal: error: shmem_init: environment variable %s=\"%s\" must be a number "
+                    "of seconds >= 0 (0: no limit)\n", name, v);
+    exit(1);
+  }
+  return x;
+}
+
 static const char *choice_var(const char *name, const char *const *choices)
 {
   const char *v = env_or_default(name);
@@ -142,4 +159,5 @@ void shoal_env_load(shoal_env *env)
   env->allreduce = choice_var("SHOAL_ALLREDUCE", algos);
   env->transport = choice_var("SHOAL_TRANSPORT", transports);
   env->symmetric_data = parse_bool(env_or_default("SHOAL_SYMMETRIC_DATA"));
+  env->wait_timeout = seconds_var("SHOAL_WAIT_TIMEOUT");
 }

@@ -3,9 +3,11 @@
 PE_TESTS = tests/pe/test_rma tests/pe/test_amo tests/pe/test_wait tests/pe/test_lock \
 	tests/pe/test_ctx tests/pe/test_heap tests/pe/test_setup \
 	tests/pe/test_generic
-check_PROGRAMS += $(PE_TESTS) tests/pe/bad_input tests/pe/lifecycle
-TESTS += $(PE_TESTS) tests/pe/bad_input.sh tests/pe/lifecycle.sh
-EXTRA_DIST += tests/pe/bad_input.sh tests/pe/lifecycle.sh
+check_PROGRAMS += $(PE_TESTS) tests/pe/bad_input tests/pe/lifecycle tests/pe/faults
+TESTS += $(PE_TESTS) tests/pe/bad_input.sh tests/pe/lifecycle.sh tests/pe/faults.sh
+EXTRA_DIST += tests/pe/bad_input.sh tests/pe/lifecycle.sh tests/pe/faults.sh
+tests_pe_faults_SOURCES = tests/pe/faults.c
+tests_pe_faults_LDADD = libshoal.la
 tests_pe_test_rma_SOURCES = tests/pe/test_rma.c
 tests_pe_test_rma_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_pe_test_rma_LDADD = $(TEST_LDADD)
