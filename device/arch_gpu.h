@@ -154,6 +154,16 @@ SHOAL_FN void shoal_copy(void *dst, const void *src, size_t n)
   for (; i < n; i++) d[i] = s[i];
 }
 
+/* Stop the kernel: the host sees the launch fail and ends the job. */
+SHOAL_FN void shoal_gpu_trap(void)
+{
+#if defined(__CUDACC__)
+  __trap();
+#else
+  abort();
+#endif
+}
+
 /* What a waiter waits for, as on the CPU (device/arch.h). */
 typedef struct shoal_backoff {
   unsigned spins;

@@ -82,6 +82,7 @@ static inline void rma_put_signal(const char *call, shmem_ctx_t ctx, void *dest,
   SHOAL_CHECK_COUNT(call, "nelems", n);
   SHOAL_CHECK_SYM(call, "dest", dest, n * es);
   SHOAL_CHECK_SYM(call, "sig_addr", sig, sizeof *sig);
+  SHOAL_CHECK_ALIGN(call, "sig_addr", sig, sizeof *sig);
   if (SHOAL_UNLIKELY(op != SHMEM_SIGNAL_SET && op != SHMEM_SIGNAL_ADD))
     shoal_error(call, "argument 'sig_op' = %d is not SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD", op);
   shoal_dev_put_signal(c, dest, src, n * es, sig, signal, op, pe);

@@ -175,13 +175,18 @@ SHOAL_HIDDEN _Noreturn void shoal_not_initialized(const char *call);
   do { if (SHOAL_UNLIKELY(!shoal_is_symmetric_range(addr, bytes))) shoal_bad_sym(call, arg, addr, bytes); } while (0)
 #define SHOAL_CHECK_COUNT(call, arg, n) \
   do { if (SHOAL_UNLIKELY((size_t)(n) > (SIZE_MAX >> 4))) shoal_bad_count(call, arg, (size_t)(n)); } while (0)
+/* An AMO's target must be aligned to its size (else torn or a fault). */
+#define SHOAL_CHECK_ALIGN(call, arg, addr, bytes) \
+  do { if (SHOAL_UNLIKELY((uintptr_t)(addr) & ((bytes) - 1))) shoal_bad_align(call, arg, addr, bytes); } while (0)
 #else
+#define SHOAL_CHECK_ALIGN(call, arg, addr, bytes) ((void)0)
 #define SHOAL_CHECK_PE(call, pe) ((void)0)
 #define SHOAL_CHECK_SYM(call, arg, addr, bytes) ((void)0)
 #define SHOAL_CHECK_COUNT(call, arg, n) ((void)0)
 #endif
 SHOAL_HIDDEN _Noreturn void shoal_bad_pe(const char *call, int pe);
 SHOAL_HIDDEN _Noreturn void shoal_bad_sym(const char *call, const char *arg, const void *addr, size_t bytes);
+SHOAL_HIDDEN _Noreturn void shoal_bad_align(const char *call, const char *arg, const void *addr, size_t bytes);
 SHOAL_HIDDEN _Noreturn void shoal_bad_count(const char *call, const char *arg, size_t n);
 SHOAL_HIDDEN bool shoal_is_symmetric_range(const void *addr, size_t bytes);
 
