@@ -1,6 +1,7 @@
 /* Host entry points of the barrier family. */
 #include "../runtime/internal.h"
 #include "barrier.h"
+#include "../teams/team_host.h"
 
 void shmem_barrier_all(void)
 {
@@ -20,7 +21,7 @@ void shmem_sync_all(void)
 int shmem_team_sync(shmem_team_t team)
 {
   SHOAL_REQUIRE_INIT("shmem_team_sync");
-  if (team == SHMEM_TEAM_INVALID) {
+  if (!shoal_team_handle_ok("shmem_team_sync", team)) {
     shoal_warn("shmem_team_sync: argument 'team' is SHMEM_TEAM_INVALID");
     return -1;
   }

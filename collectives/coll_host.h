@@ -8,7 +8,7 @@
  * PE that is not a member ends the job. */
 static inline bool coll_team_ok(const char *call, shmem_team_t team)
 {
-  if (team == SHMEM_TEAM_INVALID) {
+  if (!shoal_team_handle_ok(call, team)) {
     shoal_warn("%s: argument 'team' is SHMEM_TEAM_INVALID", call);
     return false;
   }
