@@ -6,14 +6,14 @@
 void shmem_barrier_all(void)
 {
   SHOAL_REQUIRE_INIT("shmem_barrier_all");
-  shoal_wait_in_team("shmem_barrier_all", SHMEM_TEAM_WORLD);
+  shoal_wait_in_team(shoal_wait_call, SHMEM_TEAM_WORLD);
   shoal_coll_barrier(SHMEM_TEAM_WORLD);
 }
 
 void shmem_sync_all(void)
 {
   SHOAL_REQUIRE_INIT("shmem_sync_all");
-  shoal_wait_in_team("shmem_sync_all", SHMEM_TEAM_WORLD);
+  shoal_wait_in_team(shoal_wait_call, SHMEM_TEAM_WORLD);
   shoal_fence_system();
   shoal_coll_sync(SHMEM_TEAM_WORLD);
 }
@@ -26,7 +26,7 @@ int shmem_team_sync(shmem_team_t team)
     return -1;
   }
   if (team->my_pe < 0) shoal_error("shmem_team_sync", "this PE is not a member of 'team'");
-  shoal_wait_in_team("shmem_team_sync", team);
+  shoal_wait_in_team(shoal_wait_call, team);
   shoal_fence_system();
   shoal_coll_sync(team);
   return 0;

@@ -25,6 +25,7 @@ typedef struct shoal_gpu_dstate {
   const void *team_key[SHOAL_GPU_MAX_TEAMS];
   struct shoal_team *team_dev;
   char *peer_heap_near[SHOAL_GPU_NEAR_PEERS];
+  unsigned long long wait_timeout_ns;   /* SHOAL_WAIT_TIMEOUT, 0: no limit */
 } shoal_gpu_dstate;
 
 #endif

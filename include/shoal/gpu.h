@@ -112,10 +112,16 @@ typedef hipStream_t shoal_gpu_stream_t;
 static inline void shoal_gpu_hcheck(const char *call, SHOAL_GPURT(Error_t) e)
 {
   if (e != SHOAL_GPURT(Success)) {
-    fprintf(stderr, "shoal: PE %d: error: %s: %s\n", shoalh_my_pe(), call,
-            SHOAL_GPURT(GetErrorString)(e));
+    /* A trapped kernel (the wait watchdog, a device-side check) printed
+     * why; end the job cleanly, with a failure status. */
+    bool trapped = e == SHOAL_GPURT(ErrorLaunchFailure) || e == SHOAL_GPURT(ErrorIllegalInstruction) ||
+                   e == SHOAL_GPURT(ErrorAssert);
+    fprintf(stderr, "shoal: PE %d: error: %s: %s%s\n", shoalh_my_pe(), call,
+            SHOAL_GPURT(GetErrorString)(e),
+            trapped ? ": a kernel of this PE stopped; its message is above (wait watchdog: "
+                      "SHOAL_WAIT_TIMEOUT; or a device-side argument check)" : "");
     fflush(stderr);
-    abort();
+    shmem_global_exit(1);
   }
 }
 

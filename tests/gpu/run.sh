@@ -54,6 +54,7 @@ build libmtu.so $SHARED $T/mtu_lib.cu &
 build libmtu_dl.so $SHARED $T/mtu_dl.cu &
 build test_device $T/test_device.cu &
 build test_coll $T/test_coll.cu &
+build test_watchdog $T/test_watchdog.cu &
 # The host API on GPU memory from plain C: no GPU compiler, no GPU headers.
 echo "  CC       test_host"
 rm -f "$O/test_host.FAILED"
@@ -88,6 +89,22 @@ for np in $nps; do
     if ! launch "$np" $O/$p; then echo "FAIL: $p with $np PEs"; status=1; fi
   done
 done
+# The wait watchdog in kernels: must end the job (non-zero) within the
+# timeout plus a margin, with the kernel's message and the host's.
+echo "== test_watchdog with 2 PEs (SHOAL_WAIT_TIMEOUT=5: must fail, within 60 s)"
+t0=$(date +%s)
+out=$(SHOAL_TEST_TIMEOUT=90 launch 2 -x SHOAL_WAIT_TIMEOUT=5 "$O/test_watchdog" 2>&1)
+rc=$?
+dt=$(( $(date +%s) - t0 ))
+printf '%s\n' "$out" | tail -8
+if [ $rc -eq 0 ] || [ $rc -eq 124 ] || [ $dt -gt 60 ] ||
+   ! printf '%s\n' "$out" | grep -q "wait watchdog in a kernel.*heap offset" ||
+   ! printf '%s\n' "$out" | grep -q "a kernel of this PE stopped" ||
+   printf '%s\n' "$out" | grep -q "returned after a failed kernel"; then
+  echo "FAIL: test_watchdog (exit $rc after ${dt}s)"; status=1
+else
+  echo "ok: test_watchdog ended the job (exit $rc) after ${dt}s"
+fi
 if command -v compute-sanitizer > /dev/null; then
   echo "== compute-sanitizer --tool memcheck test_device with 2 PEs"
   launch 2 compute-sanitizer --tool memcheck --error-exitcode 9 "$O/test_device" || { echo "FAIL: memcheck"; status=1; }
