@@ -68,13 +68,15 @@ static shoal_team *team_record_new(void)
   return NULL;
 }
 
+static bool is_active_set(shmem_team_t team);
+
 bool shoal_team_handle_ok(const char *call, shmem_team_t team)
 {
   if (team == SHMEM_TEAM_INVALID) return false;
   if (team == &team_world || team == &team_shared || team == &team_node) return true;
   uintptr_t p = (uintptr_t)team, base = (uintptr_t)team_pool;
-  if (!team_pool || p < base || p >= base + team_pool_used * sizeof(shoal_team) ||
-      (p - base) % sizeof(shoal_team))
+  if ((!team_pool || p < base || p >= base + team_pool_used * sizeof(shoal_team) ||
+       (p - base) % sizeof(shoal_team)) && !is_active_set(team))
     shoal_error(call, "argument 'team' = %p is not a team handle (not made by "
                 "shmem_team_split_strided/split_2d, nor a predefined team)", (void *)team);
   if (team->state != SHOAL_TEAM_LIVE)
@@ -178,6 +180,14 @@ shoal_team *shoal_team_active_set(int start, int log_stride, int size)
   a->next = active_sets;
   active_sets = a;
   return &a->team;
+}
+
+/* The 1.4 active sets' teams (internal, made by the library itself). */
+static bool is_active_set(shmem_team_t team)
+{
+  for (active_set *a = active_sets; a; a = a->next)
+    if (&a->team == team) return true;
+  return false;
 }
 
 void shoal_teams_fini(void)

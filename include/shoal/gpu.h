@@ -88,9 +88,10 @@ __device__ inline shoal_team *shoal_gpu_team_or_fail(const char *call, shmem_tea
 {
   shoal_team *t = shoal_gpu_team(team);
   if (SHOAL_UNLIKELY(!t || t->my_pe < 0)) {
-    printf("shoal: PE %d: error: %s: the team %p is invalid in kernels, or this PE is not a "
-           "member (teams made with shmem_team_split_* are known to kernels after the split "
-           "returns)\n", SHOAL_STATE->my_pe, call, (const void *)team);
+    printf("shoal: PE %d: error: %s: argument 'team' = %p is not a live team in kernels "
+           "(destroyed, never created, or SHMEM_TEAM_INVALID), or this PE is not a member "
+           "(teams made with shmem_team_split_* are known to kernels after the split returns)\n",
+           SHOAL_STATE->my_pe, call, (const void *)team);
 #if defined(__CUDACC__)
     __trap();
 #else
