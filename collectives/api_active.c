@@ -14,7 +14,7 @@
 static shoal_team *active_team(const char *call, int start, int log_stride, int size,
                                const long *pSync, size_t sync_len)
 {
-  SHOAL_REQUIRE_INIT(call);
+  SHOAL_REQUIRE_INIT_WAIT(call);
   int n = shoal_dstate.n_pes, me = shoal_dstate.my_pe;
   if (start < 0 || start >= n)
     shoal_error(call, "argument 'PE_start' = %d is out of range: valid PEs are 0..%d", start, n - 1);

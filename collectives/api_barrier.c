@@ -5,14 +5,14 @@
 
 void shmem_barrier_all(void)
 {
-  SHOAL_REQUIRE_INIT("shmem_barrier_all");
+  SHOAL_REQUIRE_INIT_WAIT("shmem_barrier_all");
   shoal_wait_in_team(shoal_wait_call, SHMEM_TEAM_WORLD);
   shoal_coll_barrier(SHMEM_TEAM_WORLD);
 }
 
 void shmem_sync_all(void)
 {
-  SHOAL_REQUIRE_INIT("shmem_sync_all");
+  SHOAL_REQUIRE_INIT_WAIT("shmem_sync_all");
   shoal_wait_in_team(shoal_wait_call, SHMEM_TEAM_WORLD);
   shoal_fence_system();
   shoal_coll_sync(SHMEM_TEAM_WORLD);
@@ -20,7 +20,7 @@ void shmem_sync_all(void)
 
 int shmem_team_sync(shmem_team_t team)
 {
-  SHOAL_REQUIRE_INIT("shmem_team_sync");
+  SHOAL_REQUIRE_INIT_WAIT("shmem_team_sync");
   if (!shoal_team_handle_ok("shmem_team_sync", team)) {
     shoal_warn("shmem_team_sync: argument 'team' is SHMEM_TEAM_INVALID");
     return -1;

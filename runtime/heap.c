@@ -97,13 +97,13 @@ static void *heap_malloc(const char *call, size_t size)
 
 void *shmem_malloc(size_t size)
 {
-  SHOAL_REQUIRE_INIT("shmem_malloc");
+  SHOAL_REQUIRE_INIT_WAIT("shmem_malloc");
   return heap_malloc("shmem_malloc", size);
 }
 
 void *shmem_malloc_with_hints(size_t size, long hints)
 {
-  SHOAL_REQUIRE_INIT("shmem_malloc_with_hints");
+  SHOAL_REQUIRE_INIT_WAIT("shmem_malloc_with_hints");
   long known = SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE;
   if (hints & ~known)
     shoal_error("shmem_malloc_with_hints", "argument 'hints' = %#lx has unknown bits (known: "
@@ -132,7 +132,7 @@ static void heap_copy(const char *call, void *dest, const void *src, size_t n)
 
 void *shmem_calloc(size_t count, size_t size)
 {
-  SHOAL_REQUIRE_INIT("shmem_calloc");
+  SHOAL_REQUIRE_INIT_WAIT("shmem_calloc");
   void *p = NULL;
   bool overflow = size && count > SIZE_MAX / size;
   heap_check_post(overflow ? SIZE_MAX : count * size, 0);
@@ -177,7 +177,7 @@ static bool heap_common_phase(size_t alignment, size_t *phase)
 
 void *shmem_align(size_t alignment, size_t size)
 {
-  SHOAL_REQUIRE_INIT("shmem_align");
+  SHOAL_REQUIRE_INIT_WAIT("shmem_align");
   void *p = NULL;
   if (alignment == 0 || (alignment & (alignment - 1)))
     shoal_error("shmem_align", "argument 'alignment' = %zu is not a power of two", alignment);
@@ -198,7 +198,7 @@ void *shmem_align(size_t alignment, size_t size)
 
 void shmem_free(void *ptr)
 {
-  SHOAL_REQUIRE_INIT("shmem_free");
+  SHOAL_REQUIRE_INIT_WAIT("shmem_free");
   heap_barrier();
   if (!ptr) return;
   size_t off = heap_offset(ptr);
@@ -207,7 +207,7 @@ void shmem_free(void *ptr)
 
 void *shmem_realloc(void *ptr, size_t size)
 {
-  SHOAL_REQUIRE_INIT("shmem_realloc");
+  SHOAL_REQUIRE_INIT_WAIT("shmem_realloc");
   if (!ptr) return heap_malloc("shmem_realloc", size);
   if (size == 0) {
     shmem_free(ptr);

@@ -157,9 +157,12 @@ SHOAL_HIDDEN void shoal_peers_wait_all_leaving(void);
 SHOAL_HIDDEN void shoal_launcher_watch_start(void);
 SHOAL_HIDDEN _Noreturn void shoal_launcher_gone(const char *how);
 
-/* Every API entry point starts with this (one predictable branch), and
- * notes the call for the watchdog. */
+/* Every API entry point starts with this (one predictable branch). */
 #define SHOAL_REQUIRE_INIT(call) \
+  do { if (SHOAL_UNLIKELY(shoal_rt.initialized != 1)) shoal_not_initialized(call); } while (0)
+/* The same for calls that may wait: notes the call for the watchdog (kept
+ * off the put/get/AMO paths, where it would be the only extra store). */
+#define SHOAL_REQUIRE_INIT_WAIT(call) \
   do { \
     if (SHOAL_UNLIKELY(shoal_rt.initialized != 1)) shoal_not_initialized(call); \
     shoal_wait_call = (call); \

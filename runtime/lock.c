@@ -9,7 +9,7 @@
 
 static void lock_check(const char *call, long *lock)
 {
-  SHOAL_REQUIRE_INIT(call);
+  SHOAL_REQUIRE_INIT_WAIT(call);
   if (!lock) shoal_error(call, "argument 'lock' is NULL");
   SHOAL_CHECK_SYM(call, "lock", lock, sizeof *lock);
 }

@@ -92,11 +92,12 @@ static void team_name(char *out, size_t len, shmem_team_t t)
 /* The PE whose leaving means this wait can never end, or -1.  In a
  * collective, any member that left; elsewhere (wait_until, locks, quiet),
  * only when every other PE has left, since any of them might still write. */
-static int blocking_leaver(void)
+static int blocking_leaver(const shoal_backoff *b)
 {
   int me = shoal_dstate.my_pe, n = shoal_dstate.n_pes;
   const uint64_t *left = shoal_rt.left;
-  bool collective = wait_team_call && wait_team_call == shoal_wait_call && wait_team;
+  /* (a transport completion wait, with no word, may be any put's) */
+  bool collective = b->addr && wait_team_call && wait_team_call == shoal_wait_call && wait_team;
   int any = -1, others_left = 0;
   for (int i = 0; i < n; i++) {
     if (i == me || shoal_load_acquire(&left[i]) == 0) continue;
@@ -126,7 +127,7 @@ static const char *cmp_name(int cmp)
 static void describe_wait(char *out, size_t len, const shoal_backoff *b)
 {
   if (!b->addr) {
-    snprintf(out, len, "completion of outstanding operations");
+    snprintf(out, len, "libfabric completions (SHOAL_OFI_TIMEOUT bounds each as well)");
     return;
   }
   char where[160];
@@ -173,10 +174,13 @@ static _Noreturn void end_wait(const shoal_backoff *b, const char *why)
 {
   char what[320], team[160];
   describe_wait(what, sizeof what, b);
-  bool has_team = wait_team_call && wait_team_call == shoal_wait_call && wait_team;
+  bool has_team = b->addr && wait_team_call && wait_team_call == shoal_wait_call && wait_team;
   if (has_team) team_name(team, sizeof team, wait_team);
   else snprintf(team, sizeof team, "none (a point-to-point wait)");
-  const char *call = shoal_wait_call ? shoal_wait_call : "a library call";
+  /* A wait with no word is the transport's completion wait, which any
+   * put/get/AMO may do: the noted call may be an older one. */
+  const char *call = !b->addr ? "a libfabric operation or shmem_quiet"
+                     : shoal_wait_call ? shoal_wait_call : "a library call";
   shoal_error(call, "%s; it waited for %s; team: %s", why, what, team);
 }
 
@@ -186,7 +190,7 @@ void shoal_wait_check(shoal_backoff *b)
   double now = now_s();
   if (b->t0 == 0) b->t0 = now;
   if (!shoal_rt.leaving) {
-    int pe = blocking_leaver();
+    int pe = blocking_leaver(b);
     if (pe < 0) {
       if (suspect == b) suspect = NULL;
     } else if (suspect != b || suspect_spins == b->spins) {

@@ -328,7 +328,7 @@ int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int siz
                              const shmem_team_config_t *config, long config_mask,
                              shmem_team_t *new_team)
 {
-  SHOAL_REQUIRE_INIT("shmem_team_split_strided");
+  SHOAL_REQUIRE_INIT_WAIT("shmem_team_split_strided");
   return team_split("shmem_team_split_strided", parent, start, stride, size, config, config_mask,
                     new_team);
 }
@@ -339,7 +339,7 @@ int shmem_team_split_2d(shmem_team_t parent, int xrange, const shmem_team_config
                         shmem_team_t *yaxis_team)
 {
   const char *call = "shmem_team_split_2d";
-  SHOAL_REQUIRE_INIT(call);
+  SHOAL_REQUIRE_INIT_WAIT(call);
   if (!xaxis_team || !yaxis_team) shoal_error(call, "argument 'xaxis_team'/'yaxis_team' is NULL");
   *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
   if (!team_usable(call, parent)) return -1;
@@ -360,7 +360,7 @@ int shmem_team_split_2d(shmem_team_t parent, int xrange, const shmem_team_config
 
 void shmem_team_destroy(shmem_team_t team)
 {
-  SHOAL_REQUIRE_INIT("shmem_team_destroy");
+  SHOAL_REQUIRE_INIT_WAIT("shmem_team_destroy");
   if (!shoal_team_handle_ok("shmem_team_destroy", team)) return;
   if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED || team == SHMEMX_TEAM_NODE)
     shoal_error("shmem_team_destroy", "argument 'team' is a predefined team, which cannot be "

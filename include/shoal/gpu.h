@@ -115,8 +115,10 @@ static inline void shoal_gpu_hcheck(const char *call, SHOAL_GPURT(Error_t) e)
   if (e != SHOAL_GPURT(Success)) {
     /* A trapped kernel (the wait watchdog, a device-side check) printed
      * why; end the job cleanly, with a failure status. */
-    bool trapped = e == SHOAL_GPURT(ErrorLaunchFailure) || e == SHOAL_GPURT(ErrorIllegalInstruction) ||
-                   e == SHOAL_GPURT(ErrorAssert);
+    bool trapped = e == SHOAL_GPURT(ErrorLaunchFailure) || e == SHOAL_GPURT(ErrorAssert);
+#if defined(__CUDACC__)
+    trapped = trapped || e == cudaErrorIllegalInstruction;
+#endif
     fprintf(stderr, "shoal: PE %d: error: %s: %s%s\n", shoalh_my_pe(), call,
             SHOAL_GPURT(GetErrorString)(e),
             trapped ? ": a kernel of this PE stopped; its message is above (wait watchdog: "
