@@ -128,8 +128,9 @@ if want_case init; then
   WRAP='export SHMEM_SYMMETRIC_SIZE=$((64 + OMPI_COMM_WORLD_RANK))M' \
     fault 4 nz 20 "set SHMEM_SYMMETRIC_SIZE the same on every PE" heap_sizes
   # An address-space limit that lets a PE map its own heap but not its
-  # peers' (only where peers are mapped: not in ci-extra's libfabric passes).
-  if [ -z "${SHOAL_PES_PER_NODE:-}" ]; then
+  # peers' (only where peers are mapped: not in ci-extra's libfabric passes;
+  # nor under AddressSanitizer, whose shadow memory needs more address space).
+  if [ -z "${SHOAL_PES_PER_NODE:-}" ] && [ -z "${ASAN_OPTIONS:-}" ]; then
     WRAP='ulimit -v 2600000' fault 2 nz 20 "could not map" heap_sizes -x SHMEM_SYMMETRIC_SIZE=1500M
     WRAP='ulimit -v 2600000' fault 4 nz 20 "could not map" heap_sizes -x SHMEM_SYMMETRIC_SIZE=1500M
   fi
