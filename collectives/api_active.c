@@ -14,7 +14,7 @@
 static shoal_team *active_team(const char *call, int start, int log_stride, int size,
                                const long *pSync, size_t sync_len)
 {
-  SHOAL_REQUIRE_INIT(call);
+  SHOAL_REQUIRE_INIT_WAIT(call);
   int n = shoal_dstate.n_pes, me = shoal_dstate.my_pe;
   if (start < 0 || start >= n)
     shoal_error(call, "argument 'PE_start' = %d is out of range: valid PEs are 0..%d", start, n - 1);
@@ -25,6 +25,7 @@ static shoal_team *active_team(const char *call, int start, int log_stride, int 
                 "PEs 0..%d", size, start, 1 << log_stride, n - 1);
   coll_need_sym(call, "pSync", pSync, sync_len * sizeof(long));
   shoal_team *t = shoal_team_active_set(start, log_stride, size);
+  shoal_wait_in_team(call, t);
   if (t->my_pe < 0)
     shoal_error(call, "this PE (%d) is not in the active set (PE_start %d, logPE_stride %d, "
                 "PE_size %d)", me, start, log_stride, size);

@@ -17,7 +17,7 @@
 static int coll_broadcast(const char *call, shmem_team_t team, void *dest, const void *source,
                           size_t nelems, size_t es, int root)
 {
-  SHOAL_REQUIRE_INIT(call);
+  SHOAL_REQUIRE_INIT_WAIT(call);
   if (!coll_team_ok(call, team)) return -1;
   size_t bytes = coll_bytes(call, "nelems", nelems, es);
   if (root < 0 || root >= team->size)
@@ -39,7 +39,7 @@ static int coll_broadcast(const char *call, shmem_team_t team, void *dest, const
 static int coll_fcollect(const char *call, shmem_team_t team, void *dest, const void *source,
                          size_t nelems, size_t es)
 {
-  SHOAL_REQUIRE_INIT(call);
+  SHOAL_REQUIRE_INIT_WAIT(call);
   if (!coll_team_ok(call, team)) return -1;
   size_t bytes = coll_bytes(call, "nelems", nelems, es);
   if (bytes == 0) return 0;
@@ -57,7 +57,7 @@ static int coll_fcollect(const char *call, shmem_team_t team, void *dest, const 
 static int coll_collect(const char *call, shmem_team_t team, void *dest, const void *source,
                         size_t nelems, size_t es)
 {
-  SHOAL_REQUIRE_INIT(call);
+  SHOAL_REQUIRE_INIT_WAIT(call);
   if (!coll_team_ok(call, team)) return -1;
   size_t bytes = coll_bytes(call, "nelems", nelems, es);
   coll_no_gpu(call, "source", source);
@@ -70,7 +70,7 @@ static int coll_collect(const char *call, shmem_team_t team, void *dest, const v
 static int coll_alltoall(const char *call, shmem_team_t team, void *dest, const void *source,
                          size_t nelems, size_t es)
 {
-  SHOAL_REQUIRE_INIT(call);
+  SHOAL_REQUIRE_INIT_WAIT(call);
   if (!coll_team_ok(call, team)) return -1;
   size_t bytes = coll_bytes(call, "nelems", nelems, es);
   if (bytes == 0) return 0;
@@ -88,7 +88,7 @@ static int coll_alltoall(const char *call, shmem_team_t team, void *dest, const 
 static int coll_alltoalls(const char *call, shmem_team_t team, void *dest, const void *source,
                           ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t es)
 {
-  SHOAL_REQUIRE_INIT(call);
+  SHOAL_REQUIRE_INIT_WAIT(call);
   if (!coll_team_ok(call, team)) return -1;
   if (dst < 1) shoal_error(call, "argument 'dst' = %td must be at least 1", dst);
   if (sst < 1) shoal_error(call, "argument 'sst' = %td must be at least 1", sst);

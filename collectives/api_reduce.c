@@ -46,7 +46,7 @@ static int allreduce_forced(void)
 int shoal_reduce_call(const char *call, shoal_team *team, void *dest, const void *source,
                       size_t count, int type, int op)
 {
-  SHOAL_REQUIRE_INIT(call);
+  SHOAL_REQUIRE_INIT_WAIT(call);
   if (!coll_team_ok(call, team)) return -1;
   size_t es = shoal_reduce_size(type);
   size_t bytes = coll_bytes(call, "nreduce", count, es);
@@ -66,7 +66,7 @@ int shoal_reduce_call(const char *call, shoal_team *team, void *dest, const void
 static int reduce_scatter_call(const char *call, shoal_team *team, void *dest, const void *source,
                                size_t count, int type, int op)
 {
-  SHOAL_REQUIRE_INIT(call);
+  SHOAL_REQUIRE_INIT_WAIT(call);
   if (!coll_team_ok(call, team)) return -1;
   size_t es = shoal_reduce_size(type);
   size_t bytes = coll_bytes(call, "nreduce", count, es);

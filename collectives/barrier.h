@@ -18,7 +18,7 @@ SHOAL_FN void shoal_coll_sync_counter(shoal_team *t, uint64_t *root_counter, uin
 {
   (void)shoal_fetch_add(root_counter, 1);
   uint64_t target = epoch * (uint64_t)t->size;
-  shoal_backoff b = SHOAL_BACKOFF_INIT;
+  shoal_backoff b = SHOAL_BACKOFF_WATCH(root_counter, SHMEM_CMP_GE, target);
   while (shoal_load_acquire(root_counter) < target) {
     shoal_wait_progress();   /* a manual-progress transport may owe a peer its arrival */
     shoal_backoff_wait(&b);

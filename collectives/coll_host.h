@@ -8,12 +8,13 @@
  * PE that is not a member ends the job. */
 static inline bool coll_team_ok(const char *call, shmem_team_t team)
 {
-  if (team == SHMEM_TEAM_INVALID) {
+  if (!shoal_team_handle_ok(call, team)) {
     shoal_warn("%s: argument 'team' is SHMEM_TEAM_INVALID", call);
     return false;
   }
   if (team->my_pe < 0)
     shoal_error(call, "this PE (%d) is not a member of argument 'team'", shoal_dstate.my_pe);
+  shoal_wait_in_team(call, team);
   return true;
 }
 

@@ -17,19 +17,37 @@
     return res_; \
   } while (0)
 
+/* A misaligned AMO would be torn or fault: refused.  The host entry
+ * points check it with the other arguments (runtime/api_amo.c); in kernels
+ * one check here, then the kernel traps and the host reports the trap. */
+#if SHOAL_TARGET_GPU
+#define SHOAL_AMO_ALIGNED(T, ARG, p) do { \
+    if (SHOAL_UNLIKELY((uintptr_t)(p) & (sizeof(T) - 1))) { \
+      printf("shoal: PE %d: error: atomic in a kernel: argument '" ARG "' = %p is not aligned " \
+             "to %d bytes\n", SHOAL_STATE->my_pe, (const void *)(p), (int)sizeof(T)); \
+      shoal_gpu_trap(); \
+    } \
+  } while (0)
+#else
+#define SHOAL_AMO_ALIGNED(T, ARG, p) ((void)0)
+#endif
+
 #define SHOAL_DEV_AMO_EXT(T, N) \
   SHOAL_FN T shoal_dev_##N##_fetch(struct shoal_ctx *ctx, const T *src, int pe) { \
+    SHOAL_AMO_ALIGNED(T, "source", src); \
     T *r = (T *)shoal_dev_amo_ptr(src, pe), out; \
     if (SHOAL_LIKELY(r != NULL)) { shoal_atomic_load_any(r, &out); return out; } \
     SHOAL_AMO_REMOTE(T, SHOAL_AMO_FETCH, (T *)src, 0, 0, pe); \
   } \
   SHOAL_FN void shoal_dev_##N##_set(struct shoal_ctx *ctx, T *dest, T v, int pe) { \
+    SHOAL_AMO_ALIGNED(T, "dest", dest); \
     T *r = (T *)shoal_dev_amo_ptr(dest, pe); \
     if (SHOAL_LIKELY(r != NULL)) { shoal_atomic_store_any(r, &v); return; } \
     T res_ = 0, cmp_ = 0; \
     shoal_remote_amo(ctx, SHOAL_AMO_SET, SHOAL_DTYPE_OF(T), dest, &v, &cmp_, &res_, pe); \
   } \
   SHOAL_FN T shoal_dev_##N##_swap(struct shoal_ctx *ctx, T *dest, T v, int pe) { \
+    SHOAL_AMO_ALIGNED(T, "dest", dest); \
     T *r = (T *)shoal_dev_amo_ptr(dest, pe), out; \
     if (SHOAL_LIKELY(r != NULL)) { shoal_atomic_swap_any(r, &v, &out); return out; } \
     SHOAL_AMO_REMOTE(T, SHOAL_AMO_SWAP, dest, v, 0, pe); \
@@ -37,11 +55,13 @@
 
 #define SHOAL_DEV_AMO_STD(T, N) \
   SHOAL_FN T shoal_dev_##N##_compare_swap(struct shoal_ctx *ctx, T *dest, T cond, T v, int pe) { \
+    SHOAL_AMO_ALIGNED(T, "dest", dest); \
     T *r = (T *)shoal_dev_amo_ptr(dest, pe); \
     if (SHOAL_LIKELY(r != NULL)) { T old = cond; shoal_cas(r, &old, v); return old; } \
     SHOAL_AMO_REMOTE(T, SHOAL_AMO_CSWAP, dest, v, cond, pe); \
   } \
   SHOAL_FN T shoal_dev_##N##_fetch_add(struct shoal_ctx *ctx, T *dest, T v, int pe) { \
+    SHOAL_AMO_ALIGNED(T, "dest", dest); \
     T *r = (T *)shoal_dev_amo_ptr(dest, pe); \
     if (SHOAL_LIKELY(r != NULL)) return shoal_fetch_add(r, v); \
     SHOAL_AMO_REMOTE(T, SHOAL_AMO_FETCH_ADD, dest, v, 0, pe); \
@@ -49,6 +69,7 @@
 
 #define SHOAL_DEV_AMO_BIT_OP(T, N, OP, OPC) \
   SHOAL_FN T shoal_dev_##N##_fetch_##OP(struct shoal_ctx *ctx, T *dest, T v, int pe) { \
+    SHOAL_AMO_ALIGNED(T, "dest", dest); \
     T *r = (T *)shoal_dev_amo_ptr(dest, pe); \
     if (SHOAL_LIKELY(r != NULL)) return shoal_fetch_##OP(r, v); \
     SHOAL_AMO_REMOTE(T, OPC, dest, v, 0, pe); \

@@ -58,14 +58,29 @@ static inline void shoal_copy(void *dst, const void *src, size_t n)
 
 /* Spin-waits back off and yield: CI runs 4 PEs on 2 cores, and a spinning
  * waiter must not starve the PE it waits for. */
-typedef struct shoal_backoff { unsigned spins; } shoal_backoff;
-#define SHOAL_BACKOFF_INIT {0}
+/* A waiter also carries what it waits for, so that the wait watchdog
+ * (SHOAL_WAIT_TIMEOUT, runtime/watchdog.c) can say so when it fires. */
+typedef struct shoal_backoff {
+  unsigned spins;
+  const void *addr;   /* the word watched, or NULL */
+  int cmp, size;      /* SHMEM_CMP_*, and the word's size in bytes */
+  uint64_t value;     /* compared against (as the word's type, widened) */
+  double t0;          /* when the watchdog first looked (0: not yet) */
+} shoal_backoff;
+#define SHOAL_BACKOFF_INIT {0, NULL, 0, 0, 0, 0}
+#define SHOAL_BACKOFF_WATCH(p, c, v) {0, (const void *)(p), (c), (int)sizeof *(p), (uint64_t)(v), 0}
+/* The watchdog's look, every SHOAL_WATCH_SPINS waits of a spin: the clock,
+ * peers that left, the launcher.  Out of line, so the fast path is one
+ * masked compare. */
+#define SHOAL_WATCH_SPINS 2048u
+void shoal_wait_check(shoal_backoff *b) __attribute__((visibility("hidden")));
 /* Pause-spins before yielding: 0 when this node runs more PEs than it has
  * cores (set at init), since then the PE we wait for needs our core. */
 extern unsigned shoal_spin_limit __attribute__((visibility("hidden")));
 static inline void shoal_backoff_wait(shoal_backoff *b)
 {
   unsigned n = b->spins++;
+  if (SHOAL_UNLIKELY((n & (SHOAL_WATCH_SPINS - 1)) == SHOAL_WATCH_SPINS - 1)) shoal_wait_check(b);
   if (n < shoal_spin_limit) {   /* the peer runs on another core: spin briefly */
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();

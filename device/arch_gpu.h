@@ -154,17 +154,50 @@ SHOAL_FN void shoal_copy(void *dst, const void *src, size_t n)
   for (; i < n; i++) d[i] = s[i];
 }
 
-typedef struct shoal_backoff { unsigned spins; } shoal_backoff;
-#define SHOAL_BACKOFF_INIT {0}
+/* Stop the kernel: the host sees the launch fail and ends the job. */
+SHOAL_FN void shoal_gpu_trap(void)
+{
+#if defined(__CUDACC__)
+  __trap();
+#else
+  abort();
+#endif
+}
+
+/* What a waiter waits for, as on the CPU (device/arch.h). */
+typedef struct shoal_backoff {
+  unsigned spins;
+  const void *addr;
+  int cmp, size;
+  uint64_t value;
+  uint64_t t0;
+} shoal_backoff;
+#define SHOAL_BACKOFF_INIT {0, NULL, 0, 0, 0, 0}
+#define SHOAL_BACKOFF_WATCH(p, c, v) {0, (const void *)(p), (c), (int)sizeof *(p), (uint64_t)(v), 0}
+/* The wait watchdog in kernels (SHOAL_WAIT_TIMEOUT): defined in
+ * state_gpu.h, where the job's state is; looked at every 4096 spins. */
+SHOAL_FN void shoal_gpu_wait_check(shoal_backoff *b);
+/* A clock in nanoseconds (HIP: the 100 MHz constant-rate counter). */
+SHOAL_FN unsigned long long shoal_gpu_clock_ns(void)
+{
+#if defined(__CUDACC__)
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+#else
+  return (unsigned long long)wall_clock64() * 10ull;
+#endif
+}
+
 /* A waiting GPU thread never yields to the PE it waits for (that PE is
  * another GPU): spin first (latency), then sleep briefly to save memory
  * traffic on long waits. */
 SHOAL_FN void shoal_backoff_wait(shoal_backoff *b)
 {
+  unsigned n = b->spins++;
+  if (SHOAL_UNLIKELY((n & 4095u) == 4095u)) shoal_gpu_wait_check(b);
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
-  if (b->spins++ > 4096) __nanosleep(32);
-#else
-  b->spins++;
+  if (n > 4096) __nanosleep(32);
 #endif
 }
 #define shoal_wait_progress() ((void)0)

@@ -30,6 +30,7 @@ typedef struct shoal_gpu_dstate {
   /* The host proxy's command queue (cap 0: no proxy; unmapped peers are
    * unreachable). */
   shoal_pq pq;
+  unsigned long long wait_timeout_ns;   /* SHOAL_WAIT_TIMEOUT, 0: no limit */
 } shoal_gpu_dstate;
 
 #endif

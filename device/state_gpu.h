@@ -10,9 +10,42 @@
 #define SHOAL_DEVICE_STATE_GPU_H
 
 #include "gpu_image.h"
+#include <shoal/constants.h>
+#include <stdio.h>
 
 static __constant__ shoal_gpu_dstate shoal_dgpu;
 #define SHOAL_STATE (&shoal_dgpu.s)
+
+/* The wait watchdog in kernels: past SHOAL_WAIT_TIMEOUT one thread of the
+ * unit prints what it waited for, and every waiting thread traps; the host
+ * finds the failed kernel at its next synchronization (shmem_finalize at
+ * the latest) and ends the job with a message (runtime/gpu_runtime.c). */
+static __device__ int shoal_gpu_watchdog_fired;
+SHOAL_FN void shoal_gpu_wait_check(shoal_backoff *b)
+{
+  unsigned long long limit = shoal_dgpu.wait_timeout_ns;
+  if (SHOAL_LIKELY(limit == 0)) return;
+  unsigned long long now = shoal_gpu_clock_ns();
+  if (b->t0 == 0) { b->t0 = now; return; }
+  if (now - b->t0 < limit) return;
+  if (atomicCAS(&shoal_gpu_watchdog_fired, 0, 1) == 0) {
+    const shoal_dev_state *s = SHOAL_STATE;
+    long long seen = 0;
+    if (b->size == 8) seen = (long long)shoal_load_relaxed((const unsigned long long *)b->addr);
+    else if (b->size == 4) seen = (long long)shoal_load_relaxed((const int *)b->addr);
+    size_t off = (size_t)((uintptr_t)b->addr - (uintptr_t)s->heap_base);
+    const char *cmp[] = {"==", "!=", ">", ">=", "<", "<="};
+    int c = b->cmp >= SHMEM_CMP_EQ && b->cmp <= SHMEM_CMP_LE ? b->cmp - SHMEM_CMP_EQ : 0;
+    printf("shoal: PE %d: error: wait watchdog in a kernel (block %d,%d,%d thread %d,%d,%d): "
+           "waited %llu s (SHOAL_WAIT_TIMEOUT) for the word at %s %#llx to be %s %lld (last "
+           "seen: %lld); the kernel stops\n", s->my_pe, (int)blockIdx.x, (int)blockIdx.y,
+           (int)blockIdx.z, (int)threadIdx.x, (int)threadIdx.y, (int)threadIdx.z,
+           (now - b->t0) / 1000000000ull, off < s->heap_size ? "heap offset" : "address",
+           off < s->heap_size ? (unsigned long long)off : (unsigned long long)(uintptr_t)b->addr,
+           cmp[c], b->size == 4 ? (long long)(int)b->value : (long long)b->value, seen);
+  }
+  shoal_gpu_trap();
+}
 #define SHOAL_PEER_HEAP(pe) \
   ((unsigned)(pe) < SHOAL_GPU_NEAR_PEERS ? shoal_dgpu.peer_heap_near[pe] : shoal_dgpu.s.peer_heap[pe])
 

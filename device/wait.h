@@ -23,7 +23,7 @@
     return shoal_dev_##N##_compare(shoal_load_acquire(ivar), cmp, v); \
   } \
   SHOAL_FN void shoal_dev_##N##_wait_until(const T *ivar, int cmp, T v) { \
-    shoal_backoff b = SHOAL_BACKOFF_INIT; \
+    shoal_backoff b = SHOAL_BACKOFF_WATCH(ivar, cmp, v); \
     while (!shoal_dev_##N##_test(ivar, cmp, v)) { shoal_wait_progress(); shoal_backoff_wait(&b); } \
   } \
   /* One pass over ivars: vals == NULL compares each against *v.  Returns \
@@ -76,14 +76,14 @@
   } \
   SHOAL_FN void shoal_dev_##N##_wait_until_all(const T *ivars, size_t n, const int *status, \
                                                int cmp, const T *vals, T v) { \
-    shoal_backoff b = SHOAL_BACKOFF_INIT; \
+    shoal_backoff b = SHOAL_BACKOFF_WATCH(ivars, cmp, vals ? vals[0] : v); \
     while (!shoal_dev_##N##_test_all(ivars, n, status, cmp, vals, v)) { \
       shoal_wait_progress(); shoal_backoff_wait(&b); \
     } \
   } \
   SHOAL_FN size_t shoal_dev_##N##_wait_until_any(const T *ivars, size_t n, const int *status, \
                                                  int cmp, const T *vals, T v) { \
-    shoal_backoff b = SHOAL_BACKOFF_INIT; \
+    shoal_backoff b = SHOAL_BACKOFF_WATCH(ivars, cmp, vals ? vals[0] : v); \
     for (;;) { \
       size_t first, active; \
       shoal_dev_##N##_scan(ivars, n, status, cmp, vals, v, NULL, &first, &active); \
@@ -93,7 +93,7 @@
   } \
   SHOAL_FN size_t shoal_dev_##N##_wait_until_some(const T *ivars, size_t n, size_t *indices, \
                                                   const int *status, int cmp, const T *vals, T v) { \
-    shoal_backoff b = SHOAL_BACKOFF_INIT; \
+    shoal_backoff b = SHOAL_BACKOFF_WATCH(ivars, cmp, vals ? vals[0] : v); \
     for (;;) { \
       size_t first, active; \
       size_t hits = shoal_dev_##N##_scan(ivars, n, status, cmp, vals, v, indices, &first, &active); \

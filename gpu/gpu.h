@@ -18,6 +18,8 @@ SHOAL_HIDDEN void shoal_gpu_v_free(void *p);
 SHOAL_HIDDEN const char *shoal_gpu_v_memset(void *p, int v, size_t n);
 /* Synchronous copy between any two addresses (host or device). */
 SHOAL_HIDDEN const char *shoal_gpu_v_memcpy(void *d, const void *s, size_t n);
+/* Wait for the device to finish; reports a kernel that failed. */
+SHOAL_HIDDEN const char *shoal_gpu_v_sync(void);
 SHOAL_HIDDEN const char *shoal_gpu_v_ipc_get(void *p, shoal_gpu_ipc *h);
 SHOAL_HIDDEN const char *shoal_gpu_v_ipc_open(const shoal_gpu_ipc *h, void **p);
 SHOAL_HIDDEN void shoal_gpu_v_ipc_close(void *p);

@@ -31,6 +31,11 @@ const char *shoal_gpu_v_memset(void *p, int v, size_t n)
   CK(cudaStreamSynchronize(copy_stream));
   return NULL;
 }
+const char *shoal_gpu_v_sync(void)
+{
+  CK(cudaDeviceSynchronize());
+  return NULL;
+}
 const char *shoal_gpu_v_memcpy(void *d, const void *s, size_t n)
 {
   CK(cudaMemcpyAsync(d, s, n, cudaMemcpyDefault, copy_stream));

@@ -37,6 +37,11 @@ const char *shoal_gpu_v_memset(void *p, int v, size_t n)
   CK(hipStreamSynchronize(copy_stream));
   return NULL;
 }
+const char *shoal_gpu_v_sync(void)
+{
+  CK(hipDeviceSynchronize());
+  return NULL;
+}
 const char *shoal_gpu_v_memcpy(void *d, const void *s, size_t n)
 {
   CK(hipMemcpyAsync(d, s, n, hipMemcpyDefault, copy_stream));

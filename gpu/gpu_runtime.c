@@ -39,7 +39,13 @@ static struct {
 
 static _Noreturn void gpu_fail(const char *call, const char *what, const char *err)
 {
-  shoal_error(call, "%s: %s (%s)", what, err, shoal_gpu_v_name());
+  /* A kernel that trapped (the wait watchdog, a device-side argument
+   * check) leaves every later call failing with this error. */
+  bool trapped = strstr(err, "launch failure") || strstr(err, "illegal instruction") ||
+                 strstr(err, "assert");
+  shoal_error(call, "%s: %s (%s)%s", what, err, shoal_gpu_v_name(),
+              trapped ? ": a kernel of this PE stopped; its message is above (wait watchdog: "
+                        "SHOAL_WAIT_TIMEOUT; or a device-side argument check)" : "");
 }
 #define GPU_CK(call, what, expr) do { const char *e_ = (expr); if (e_) gpu_fail(call, what, e_); } while (0)
 
@@ -195,6 +201,7 @@ int shoal_gpu_init(void)
   g.img.s.peer_heap = g.peer_dev;
   for (int i = 0; i < n && i < SHOAL_GPU_NEAR_PEERS; i++) g.img.peer_heap_near[i] = g.peer[i];
   g.img.device = dev;
+  g.img.wait_timeout_ns = (unsigned long long)(shoal_rt.env.wait_timeout * 1e9);
   g.img.team_dev = g.team_dev;
   team_to_device(SHMEM_TEAM_WORLD);
   team_to_device(SHMEM_TEAM_SHARED);
@@ -217,6 +224,8 @@ int shoal_gpu_init(void)
 void shoal_gpu_fini(void)
 {
   if (!g.on) return;
+  /* A kernel that failed (a trap) ends the job here at the latest. */
+  GPU_CK("shmem_finalize", "waiting for this PE's kernels", shoal_gpu_v_sync());
   shoal_gpu_proxy_stop();
   g.on = 0;
   int n = shoal_dstate.n_pes;

@@ -11,6 +11,7 @@ static inline struct shoal_ctx *amo_enter(const char *call, const char *arg, shm
     shoal_error(call, "argument 'ctx' is SHMEM_CTX_INVALID");
   SHOAL_CHECK_PE(call, pe);
   SHOAL_CHECK_SYM(call, arg, dest, bytes);
+  SHOAL_CHECK_ALIGN(call, arg, dest, bytes);
   return ctx;
 }
 #define ENTER(NAME, CTX, DEST, T) amo_enter(NAME, #DEST, CTX, DEST, sizeof(T), pe)

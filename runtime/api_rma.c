@@ -86,6 +86,7 @@ static inline void rma_put_signal(const char *call, shmem_ctx_t ctx, void *dest,
   SHOAL_CHECK_COUNT(call, "nelems", n);
   if (n) SHOAL_CHECK_SYM(call, "dest", dest, n * es);
   SHOAL_CHECK_SYM(call, "sig_addr", sig, sizeof *sig);
+  SHOAL_CHECK_ALIGN(call, "sig_addr", sig, sizeof *sig);
   if (SHOAL_UNLIKELY(op != SHMEM_SIGNAL_SET && op != SHMEM_SIGNAL_ADD))
     shoal_error(call, "argument 'sig_op' = %d is not SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD", op);
   if (n == 0) {   /* no data (dest may be NULL): the signal alone, still ordered after earlier puts */

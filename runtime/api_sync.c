@@ -17,7 +17,7 @@ void shmem_ctx_fence(shmem_ctx_t ctx)
 
 void shmem_ctx_quiet(shmem_ctx_t ctx)
 {
-  SHOAL_REQUIRE_INIT("shmem_ctx_quiet");
+  SHOAL_REQUIRE_INIT_WAIT("shmem_ctx_quiet");
   if (ctx == SHMEM_CTX_INVALID) return;   /* 1.5: no operation is performed */
   shoal_dev_quiet(ctx);
 }
@@ -33,7 +33,7 @@ static inline void check_cmp(const char *call, int cmp)
 
 static inline void check_ivars(const char *call, const void *ivars, size_t n, size_t es)
 {
-  SHOAL_REQUIRE_INIT(call);
+  SHOAL_REQUIRE_INIT_WAIT(call);
   SHOAL_CHECK_COUNT(call, "nelems", n);
   if (n) SHOAL_CHECK_SYM(call, "ivars", ivars, n * es);
 }
@@ -41,7 +41,7 @@ static inline void check_ivars(const char *call, const void *ivars, size_t n, si
 /* The single-variable forms call their argument ivar. */
 static inline void check_ivar(const char *call, const void *ivar, size_t es)
 {
-  SHOAL_REQUIRE_INIT(call);
+  SHOAL_REQUIRE_INIT_WAIT(call);
   SHOAL_CHECK_SYM(call, "ivar", ivar, es);
 }
 
@@ -218,7 +218,7 @@ void (shmem_wait_until)(long *ivar, int cmp, long v) { shmem_long_wait_until(iva
 
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t v)
 {
-  SHOAL_REQUIRE_INIT("shmem_signal_wait_until");
+  SHOAL_REQUIRE_INIT_WAIT("shmem_signal_wait_until");
   SHOAL_CHECK_SYM("shmem_signal_wait_until", "sig_addr", sig_addr, sizeof *sig_addr);
   check_cmp("shmem_signal_wait_until", cmp);
 #ifdef SHOAL_HAVE_GPU

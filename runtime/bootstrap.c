@@ -46,6 +46,27 @@ static void assign_nodes(shoal_boot *b, const host_id *ids, int pes_per_node)
   }
 }
 
+#ifdef SHOAL_HAVE_PMIX
+/* The PMIx server (the launcher or its daemon) is gone: nobody will end
+ * this PE for us (watchdog.c has the parent-process check as well). */
+static void lost_server(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                        pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+                        pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+  (void)id; (void)source; (void)info; (void)ninfo; (void)results; (void)nresults;
+  (void)cbfunc; (void)cbdata;
+  char how[96];
+  snprintf(how, sizeof how, "PMIx reports %s", PMIx_Error_string(status));
+  shoal_launcher_gone(how);
+}
+
+static void watch_server(void)
+{
+  pmix_status_t codes[] = {PMIX_ERR_LOST_CONNECTION, PMIX_ERR_UNREACH};
+  PMIx_Register_event_handler(codes, 2, NULL, 0, lost_server, NULL, NULL);
+}
+#endif
+
 static int pmix_init(shoal_boot *b)
 {
 #ifdef SHOAL_HAVE_PMIX
@@ -53,6 +74,7 @@ static int pmix_init(shoal_boot *b)
   if (rc == PMIX_SUCCESS) {
     pmix_up = true;
     b->launched = true;
+    watch_server();
     b->rank = (int)me.rank;
     pmix_proc_t wild;
     pmix_value_t *val = NULL;

@@ -46,6 +46,10 @@ const shoal_env_var shoal_env_vars[] = {
      "MASTER_PORT)"},
     {"SHOAL_BOOTSTRAP_TIMEOUT", "120",
      "env bootstrap and unique-id init: seconds to wait for the rendezvous before failing"},
+    {"SHOAL_WAIT_TIMEOUT", "0",
+     "seconds any wait of the library (wait_until, signal_wait_until, barriers, collectives, "
+     "locks, quiet; CPU and GPU) may last before the job ends with what it waited for (0: no "
+     "limit)"},
     {NULL, NULL, NULL},
 };
 
@@ -126,6 +130,19 @@ static int int_var(const char *name, int lo, int hi)
   return (int)x;
 }
 
+static double seconds_var(const char *name)
+{
+  const char *v = env_or_default(name);
+  char *end;
+  double x = strtod(v, &end);
+  if (*v == '\0' || *end || !(x >= 0) || x > 1e9) {
+    fprintf(stderr, "shoal: error: shmem_init: environment variable %s=\"%s\" must be a number "
+                    "of seconds >= 0 (0: no limit)\n", name, v);
+    exit(1);
+  }
+  return x;
+}
+
 static const char *choice_var(const char *name, const char *const *choices)
 {
   const char *v = env_or_default(name);
@@ -155,4 +172,5 @@ void shoal_env_load(shoal_env *env)
   static const char *const boots[] = {"auto", "pmix", "env", NULL};
   env->bootstrap = choice_var("SHOAL_BOOTSTRAP", boots);
   env->bootstrap_timeout = int_var("SHOAL_BOOTSTRAP_TIMEOUT", 1, 1 << 20);
+  env->wait_timeout = seconds_var("SHOAL_WAIT_TIMEOUT");
 }

@@ -69,6 +69,12 @@ void shoal_bad_sym(const char *call, const char *arg, const void *addr, size_t b
               arg, addr, bytes);
 }
 
+void shoal_bad_align(const char *call, const char *arg, const void *addr, size_t bytes)
+{
+  shoal_error(call, "argument '%s' = %p is not aligned to %zu bytes: an atomic needs an address "
+              "aligned to its size", arg, addr, bytes);
+}
+
 void shoal_bad_count(const char *call, const char *arg, size_t n)
 {
   shoal_error(call, "argument '%s' = %zu is not a valid count (negative or overflowing?)", arg, n);

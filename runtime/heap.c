@@ -11,7 +11,50 @@
 #include <string.h>
 #include <unistd.h>
 
-static void heap_barrier(void) { shoal_coll_barrier(SHMEM_TEAM_WORLD); }
+static void heap_barrier(void)
+{
+  shoal_wait_in_team(shoal_wait_call, SHMEM_TEAM_WORLD);   /* a collective: waits end if a PE left */
+  shoal_coll_barrier(SHMEM_TEAM_WORLD);
+}
+
+/* The heap calls are collective and must ask for the same size on every PE,
+ * or the next common block lands at different offsets.  Each call leaves
+ * its arguments in one of two slots of the runtime words, and after the
+ * call's closing barrier reads its right neighbour's: a neighbour can only
+ * reuse a slot after the next call's barrier, which this PE enters after
+ * reading (so two slots suffice).  Around the ring every pair is seen. */
+static unsigned heap_check_seq;
+
+static uint64_t *heap_check_slot(void)
+{
+  return shoal_rt.left + shoal_dstate.n_pes + 4 * (heap_check_seq & 1);
+}
+
+static void heap_check_post(size_t size, size_t align)
+{
+  uint64_t *w = heap_check_slot();
+  shoal_store_relaxed(&w[0], (uint64_t)size);
+  shoal_store_relaxed(&w[1], (uint64_t)align);
+}
+
+/* After the closing barrier. */
+static void heap_check_compare(const char *call, size_t size, size_t align)
+{
+  uint64_t *w = heap_check_slot();
+  heap_check_seq++;
+  int n = shoal_dstate.n_pes, me = shoal_dstate.my_pe, peer = (me + 1) % n;
+  if (n == 1) return;
+  uint64_t psize = shoal_dev_uint64_fetch(SHOAL_DEV_CTX, &w[0], peer);
+  uint64_t palign = shoal_dev_uint64_fetch(SHOAL_DEV_CTX, &w[1], peer);
+  if (psize != (uint64_t)size)
+    shoal_error(call, "PE %d asked for %zu bytes but PE %d for %llu bytes: this call is "
+                "collective and every PE must pass the same size (else the heaps fall out of "
+                "step)", me, size, peer, (unsigned long long)psize);
+  if (palign != (uint64_t)align)
+    shoal_error(call, "PE %d asked for alignment %zu but PE %d for %llu: this call is collective "
+                "and every PE must pass the same arguments", me, align, peer,
+                (unsigned long long)palign);
+}
 
 #define GRAIN_OF_HEAP 16   /* the allocator's grain */
 
@@ -43,17 +86,24 @@ static _Noreturn void bad_pointer(const char *call, const void *ptr)
               "or was already freed", ptr);
 }
 
+static void *heap_malloc(const char *call, size_t size)
+{
+  heap_check_post(size, 0);
+  void *p = heap_alloc(call, size, 64);
+  heap_barrier();
+  heap_check_compare(call, size, 0);
+  return p;
+}
+
 void *shmem_malloc(size_t size)
 {
-  SHOAL_REQUIRE_INIT("shmem_malloc");
-  void *p = heap_alloc("shmem_malloc", size, 64);
-  heap_barrier();
-  return p;
+  SHOAL_REQUIRE_INIT_WAIT("shmem_malloc");
+  return heap_malloc("shmem_malloc", size);
 }
 
 void *shmem_malloc_with_hints(size_t size, long hints)
 {
-  SHOAL_REQUIRE_INIT("shmem_malloc_with_hints");
+  SHOAL_REQUIRE_INIT_WAIT("shmem_malloc_with_hints");
   long known = SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE;
   /* a hint never makes a correct program fail: unknown bits are ignored */
   if (hints & ~known)
@@ -61,7 +111,7 @@ void *shmem_malloc_with_hints(size_t size, long hints)
                 "(known: SHMEM_MALLOC_ATOMICS_REMOTE, SHMEM_MALLOC_SIGNAL_REMOTE)",
                 hints & ~known, hints);
   /* Every block is already fit for remote atomics and signals. */
-  return shmem_malloc(size);
+  return heap_malloc("shmem_malloc_with_hints", size);
 }
 
 /* Contents of heap blocks: host memory, or GPU memory in GPU builds. */
@@ -84,13 +134,16 @@ static void heap_copy(const char *call, void *dest, const void *src, size_t n)
 
 void *shmem_calloc(size_t count, size_t size)
 {
-  SHOAL_REQUIRE_INIT("shmem_calloc");
+  SHOAL_REQUIRE_INIT_WAIT("shmem_calloc");
   void *p = NULL;
-  if (size && count > SIZE_MAX / size)
+  bool overflow = size && count > SIZE_MAX / size;
+  heap_check_post(overflow ? SIZE_MAX : count * size, 0);
+  if (overflow)
     shoal_debug("shmem_calloc(%zu, %zu): the size overflows", count, size);
   else if ((p = heap_alloc("shmem_calloc", count * size, 64)))
     heap_fill("shmem_calloc", p, count * size);
   heap_barrier();
+  heap_check_compare("shmem_calloc", overflow ? SIZE_MAX : count * size, 0);
   return p;
 }
 
@@ -126,11 +179,12 @@ static bool heap_common_phase(size_t alignment, size_t *phase)
 
 void *shmem_align(size_t alignment, size_t size)
 {
-  SHOAL_REQUIRE_INIT("shmem_align");
+  SHOAL_REQUIRE_INIT_WAIT("shmem_align");
   void *p = NULL;
   if (alignment == 0 || (alignment & (alignment - 1)))
     shoal_error("shmem_align", "argument 'alignment' = %zu is not a power of two", alignment);
   size_t phase;
+  heap_check_post(size, alignment);
   if (size != 0 && heap_common_phase(alignment, &phase)) {
     size_t off = shoal_alloc_phase(shoal_rt.alloc, size, alignment, phase);
     if (off != SIZE_MAX) p = shoal_rt.user_heap + off;
@@ -140,12 +194,13 @@ void *shmem_align(size_t alignment, size_t size)
                      shoal_alloc_largest_free(shoal_rt.alloc));
   }
   heap_barrier();
+  heap_check_compare("shmem_align", size, alignment);
   return p;
 }
 
 void shmem_free(void *ptr)
 {
-  SHOAL_REQUIRE_INIT("shmem_free");
+  SHOAL_REQUIRE_INIT_WAIT("shmem_free");
   heap_barrier();
   if (!ptr) return;
   size_t off = heap_offset(ptr);
@@ -154,14 +209,15 @@ void shmem_free(void *ptr)
 
 void *shmem_realloc(void *ptr, size_t size)
 {
-  SHOAL_REQUIRE_INIT("shmem_realloc");
-  if (!ptr) return shmem_malloc(size);
+  SHOAL_REQUIRE_INIT_WAIT("shmem_realloc");
+  if (!ptr) return heap_malloc("shmem_realloc", size);
   if (size == 0) {
     shmem_free(ptr);
     return NULL;
   }
   size_t off = heap_offset(ptr);
   if (off == SIZE_MAX) bad_pointer("shmem_realloc", ptr);
+  heap_check_post(size, 0);
   heap_barrier();   /* peers are done with the old block */
   size_t old = shoal_alloc_block_size(shoal_rt.alloc, off);
   int moved;
@@ -178,6 +234,7 @@ void *shmem_realloc(void *ptr, size_t size)
     }
   }
   heap_barrier();
+  heap_check_compare("shmem_realloc", size, 0);
   return p;
 }
 

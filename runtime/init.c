@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 shoal_runtime shoal_rt;
@@ -46,6 +47,8 @@ static void seg_name(char *out, size_t len, const char *kind, int pe)
   snprintf(out, len, "/shoal-%s-%d-%s", shoal_rt.boot.job_id, pe, kind);
 }
 
+static void finalize_as(uint64_t how, const char *call);
+
 /* Returning from main (or exit(0)) finalizes implicitly, as OpenSHMEM
  * programs expect.  A PE that exits with an error status does not: the
  * finalize barrier would meet whatever collective the other PEs are in
@@ -59,7 +62,8 @@ static void finalize_at_exit_status(int status, void *unused)
     shoal_debug("PE %d exits with status %d: no implicit finalize", shoal_dstate.my_pe, status);
     return;
   }
-  shmem_finalize();
+  /* Peers still waiting for this PE learn that it left (watchdog.c). */
+  finalize_as(SHOAL_LEFT_EXIT, "shmem_finalize (implicit, at exit)");
 }
 #ifndef __GLIBC__
 static void finalize_at_exit(void) { finalize_at_exit_status(0, NULL); }
@@ -78,21 +82,59 @@ static void print_info(void)
   fflush(stdout);
 }
 
+/* Every PE found the same failure (they all see the same cards): each
+ * removes its names, and only then may one of them end the job. */
+static int init_failed_everywhere(void)
+{
+  shoal_segment_unlink(&shoal_rt.heap_seg);
+  shoal_segment_unlink(&shoal_rt.data_seg);
+  shoal_boot_barrier();
+  return -1;
+}
+
+/* A heap the node cannot back would end in SIGBUS when touched: refuse it.
+ * The node's PEs' heaps live in /dev/shm (tmpfs, bounded by its size and
+ * by memory); a GPU build keeps the user heap on the GPU but the segment
+ * is created alike. */
+static bool node_cannot_back(size_t heap_total, int local_pes)
+{
+  struct statvfs fs;
+  unsigned long long need = (unsigned long long)heap_total * (unsigned long long)local_pes;
+  unsigned long long shm = 0, mem = 0;
+  if (statvfs("/dev/shm", &fs) == 0) shm = (unsigned long long)fs.f_bavail * fs.f_frsize;
+  long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+  if (pages > 0 && psize > 0) mem = (unsigned long long)pages * (unsigned long long)psize;
+  unsigned long long have = shm && mem ? (shm < mem ? shm : mem) : (shm ? shm : mem);
+  if (!have || need <= have) return false;
+  fprintf(stderr, "shoal: error: shmem_init: SHMEM_SYMMETRIC_SIZE=%zu asks for %llu bytes of "
+                  "symmetric heap on this node (%d PEs of %zu bytes, with the library's part), "
+                  "but it can back only %llu (/dev/shm has %llu bytes free, memory %llu): lower "
+                  "SHMEM_SYMMETRIC_SIZE\n", shoal_rt.env.symmetric_size, need, local_pes,
+          heap_total, have, shm, mem);
+  return true;
+}
+
 static int runtime_init(void)
 {
   shoal_env_load(&shoal_rt.env);
   if (shoal_boot_init(&shoal_rt.boot, shoal_rt.env.pes_per_node) != 0) return -1;
+  shoal_launcher_watch_start();
   shoal_boot *b = &shoal_rt.boot;
   shoal_dstate.my_pe = b->rank;
   shoal_dstate.n_pes = b->size;
   int n = b->size;
 
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
-  shoal_rt.internal_size =
-      shoal_teams_internal_size(n, shoal_rt.env.max_teams, shoal_rt.env.team_scratch);
+  /* The heap's internal part: the team slots, then the runtime words
+   * (left[n] for the watchdog, the heap calls' size checks). */
+  size_t teams = shoal_teams_internal_size(n, shoal_rt.env.max_teams, shoal_rt.env.team_scratch);
+  shoal_rt.ctl_off = (teams + 63) & ~(size_t)63;
+  shoal_rt.internal_size = shoal_rt.ctl_off + ((size_t)n + SHOAL_HEAP_CHECK_WORDS) * sizeof(uint64_t);
   shoal_rt.internal_size = (shoal_rt.internal_size + page - 1) & ~(page - 1);
   shoal_rt.user_size = (shoal_rt.env.symmetric_size + page - 1) & ~(page - 1);
   size_t heap_total = shoal_rt.internal_size + shoal_rt.user_size;
+
+  if (node_cannot_back(heap_total, b->local_size)) return -1;
 
   char name[320];
   peer_card mine = {0, 0, heap_total, 0, {{0}}};
@@ -118,13 +160,13 @@ static int runtime_init(void)
       fprintf(stderr, "shoal: error: shmem_init: PE %d could not create its %zu-byte symmetric "
                       "heap (SHMEM_SYMMETRIC_SIZE=%zu); see its warning above\n",
               i, heap_total, shoal_rt.env.symmetric_size);
-      return -1;
+      return init_failed_everywhere();
     }
     if (cards[i].heap_size != heap_total) {
       fprintf(stderr, "shoal: error: shmem_init: PE %d has a %zu-byte heap, PE %d %zu bytes: "
                       "set SHMEM_SYMMETRIC_SIZE the same on every PE\n",
               i, cards[i].heap_size, b->rank, heap_total);
-      return -1;
+      return init_failed_everywhere();
     }
     if (!cards[i].has_data || cards[i].data_size != data_size) all_data = false;
   }
@@ -138,7 +180,7 @@ static int runtime_init(void)
   /* Map every peer on my node, unless the transport is forced for all. */
   bool force_remote = strcmp(shoal_rt.env.transport, "auto") != 0;
   bool *is_remote = calloc((size_t)n, sizeof(bool));
-  int n_remote = 0;
+  int n_remote = 0, mapped = 1;
   for (int i = 0; i < n; i++) {
     if (i == b->rank) {
       shoal_rt.peer_heap[i] = shoal_rt.heap_seg.base;
@@ -153,9 +195,12 @@ static int runtime_init(void)
         shoal_rt.peer_data[i] = shoal_segment_map_peer(name, data_size);
       }
       if (!shoal_rt.peer_heap[i] || (all_data && !shoal_rt.peer_data[i])) {
-        fprintf(stderr, "shoal: error: shmem_init: PE %d could not map the shared memory of PE "
-                        "%d on the same node\n", b->rank, i);
-        return -1;
+        if (mapped)
+          fprintf(stderr, "shoal: error: shmem_init: PE %d could not map the shared memory of PE "
+                          "%d on the same node (%zu bytes: SHMEM_SYMMETRIC_SIZE too large for "
+                          "the address space?)\n", b->rank, i, heap_total);
+        mapped = 0;
+        continue;
       }
     }
     if (!shoal_rt.peer_heap[i]) {
@@ -163,11 +208,22 @@ static int runtime_init(void)
       n_remote++;
     }
   }
-  /* Everyone has mapped everything: remove the names now, so nothing is
-   * left in /dev/shm however the job ends. */
-  shoal_boot_barrier();
+  /* Everyone has mapped everything (or failed): remove the names now, so
+   * nothing is left in /dev/shm however the job ends.  The outcome is
+   * shared, so every PE removes its names before any ends the job. */
+  int *all_mapped = calloc((size_t)n, sizeof(int));
+  shoal_boot_allgather(&mapped, all_mapped, sizeof mapped);
   shoal_segment_unlink(&shoal_rt.heap_seg);
   if (mine.has_data) shoal_segment_unlink(&shoal_rt.data_seg);
+  for (int i = 0; i < n; i++)
+    if (!all_mapped[i]) {
+      if (i != b->rank)
+        fprintf(stderr, "shoal: error: shmem_init: PE %d could not map its peers' heaps\n", i);
+      free(all_mapped);
+      free(is_remote);
+      return init_failed_everywhere();
+    }
+  free(all_mapped);
 
   shoal_dstate.heap_base = shoal_rt.heap_seg.base;
   shoal_dstate.heap_size = heap_total;
@@ -176,6 +232,7 @@ static int runtime_init(void)
   shoal_dstate.data_size = all_data ? data_size : 0;
   shoal_dstate.peer_data = shoal_rt.peer_data;
   shoal_rt.user_heap = shoal_rt.heap_seg.base + shoal_rt.internal_size;
+  shoal_rt.left = (uint64_t *)(shoal_rt.heap_seg.base + shoal_rt.ctl_off);
   shoal_rt.alloc = shoal_alloc_create(shoal_rt.user_size);
   if (!shoal_rt.alloc) return -1;
 
@@ -203,9 +260,13 @@ int shmem_init_thread(int requested, int *provided)
     return 0;
   }
   if (shoal_rt.initialized == 2) {
+    /* The job cannot go on: the launcher connection is closed, so end
+     * this PE with a failure status (the launcher then ends the job). */
     fprintf(stderr, "shoal: error: shmem_init: the library cannot be initialized again after "
                     "shmem_finalize\n");
-    return -1;
+    fflush(stdout);
+    fflush(stderr);
+    _exit(1);
   }
   if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE) {
     fprintf(stderr, "shoal: error: shmem_init_thread: argument 'requested' = %d is not a "
@@ -241,9 +302,18 @@ void shmem_query_thread(int *provided)
   if (provided) *provided = shoal_rt.thread_level;
 }
 
-void shmem_finalize(void)
+void shmem_finalize(void) { finalize_as(SHOAL_LEFT_FINALIZE, "shmem_finalize"); }
+
+static void finalize_as(uint64_t how, const char *call)
 {
   if (shoal_rt.initialized != 1) return;   /* a second finalize is harmless */
+  shoal_wait_call = call;
+  /* Tell everyone this PE left, then meet the others here, and only here:
+   * a barrier would also match a barrier the others are in (a PE that
+   * exits early), and they would hang in the next one. */
+  shoal_rt.leaving = true;
+  shoal_peers_announce_leaving(how);
+  shoal_peers_wait_all_leaving();
   shoal_coll_barrier(SHMEM_TEAM_WORLD);
 #ifdef SHOAL_HAVE_GPU
   shoal_gpu_fini();
@@ -266,6 +336,8 @@ void shmem_finalize(void)
   shoal_rt.peer_heap = shoal_rt.peer_data = NULL;
   memset(&shoal_dstate, 0, sizeof shoal_dstate);
   shoal_dstate.my_pe = -1;
+  shoal_rt.left = NULL;
+  shoal_rt.leaving = false;
   shoal_rt.initialized = 2;
 }
 

@@ -44,6 +44,7 @@ typedef struct shoal_env {
   bool symmetric_data;     /* SHOAL_SYMMETRIC_DATA: remap data/bss as symmetric */
   const char *bootstrap;   /* SHOAL_BOOTSTRAP: auto, pmix, env */
   int bootstrap_timeout;   /* SHOAL_BOOTSTRAP_TIMEOUT, seconds */
+  double wait_timeout;     /* SHOAL_WAIT_TIMEOUT: seconds a wait may last, 0 = no limit */
 } shoal_env;
 
 typedef struct shoal_env_var {
@@ -152,13 +153,38 @@ typedef struct shoal_runtime {
   char **peer_data;
   const struct shoal_transport *transport;  /* for unmapped peers, or NULL */
   int n_remote_peers;
+  uint64_t *left;                /* [n_pes] in my heap: PE i left (SHOAL_LEFT_*), 0 while it runs */
+  size_t ctl_off;                /* heap offset of the runtime words (left[], heap checks) */
+  bool leaving;                  /* this PE is in shmem_finalize */
 } shoal_runtime;
 
 SHOAL_HIDDEN extern shoal_runtime shoal_rt;
 
+/* ---- the watchdog (runtime/watchdog.c) -------------------------------------- */
+enum { SHOAL_LEFT_FINALIZE = 1, SHOAL_LEFT_EXIT = 2 };
+/* Words after left[] for the heap calls' size check (two slots of 4). */
+#define SHOAL_HEAP_CHECK_WORDS 8
+/* The API call this thread is in, for the watchdog's messages. */
+SHOAL_HIDDEN extern __thread const char *shoal_wait_call __attribute__((tls_model("initial-exec")));
+/* A collective call: waits in it end when a member of team leaves. */
+SHOAL_HIDDEN void shoal_wait_in_team(const char *call, shmem_team_t team);
+/* Tell every PE that this one leaves (how: SHOAL_LEFT_*), then wait until
+ * all have said so (shmem_finalize's rendezvous). */
+SHOAL_HIDDEN void shoal_peers_announce_leaving(uint64_t how);
+SHOAL_HIDDEN void shoal_peers_wait_all_leaving(void);
+SHOAL_HIDDEN void shoal_launcher_watch_start(void);
+SHOAL_HIDDEN _Noreturn void shoal_launcher_gone(const char *how);
+
 /* Every API entry point starts with this (one predictable branch). */
 #define SHOAL_REQUIRE_INIT(call) \
   do { if (SHOAL_UNLIKELY(shoal_rt.initialized != 1)) shoal_not_initialized(call); } while (0)
+/* The same for calls that may wait: notes the call for the watchdog (kept
+ * off the put/get/AMO paths, where it would be the only extra store). */
+#define SHOAL_REQUIRE_INIT_WAIT(call) \
+  do { \
+    if (SHOAL_UNLIKELY(shoal_rt.initialized != 1)) shoal_not_initialized(call); \
+    shoal_wait_call = (call); \
+  } while (0)
 SHOAL_HIDDEN _Noreturn void shoal_not_initialized(const char *call);
 
 #ifdef SHOAL_ARG_CHECKS
@@ -170,13 +196,18 @@ SHOAL_HIDDEN _Noreturn void shoal_not_initialized(const char *call);
   do { if (SHOAL_UNLIKELY(!shoal_is_symmetric_range(addr, bytes))) shoal_bad_sym(call, arg, addr, bytes); } while (0)
 #define SHOAL_CHECK_COUNT(call, arg, n) \
   do { if (SHOAL_UNLIKELY((size_t)(n) > (SIZE_MAX >> 4))) shoal_bad_count(call, arg, (size_t)(n)); } while (0)
+/* An AMO's target must be aligned to its size (else torn or a fault). */
+#define SHOAL_CHECK_ALIGN(call, arg, addr, bytes) \
+  do { if (SHOAL_UNLIKELY((uintptr_t)(addr) & ((bytes) - 1))) shoal_bad_align(call, arg, addr, bytes); } while (0)
 #else
+#define SHOAL_CHECK_ALIGN(call, arg, addr, bytes) ((void)0)
 #define SHOAL_CHECK_PE(call, pe) ((void)0)
 #define SHOAL_CHECK_SYM(call, arg, addr, bytes) ((void)0)
 #define SHOAL_CHECK_COUNT(call, arg, n) ((void)0)
 #endif
 SHOAL_HIDDEN _Noreturn void shoal_bad_pe(const char *call, int pe);
 SHOAL_HIDDEN _Noreturn void shoal_bad_sym(const char *call, const char *arg, const void *addr, size_t bytes);
+SHOAL_HIDDEN _Noreturn void shoal_bad_align(const char *call, const char *arg, const void *addr, size_t bytes);
 SHOAL_HIDDEN _Noreturn void shoal_bad_count(const char *call, const char *arg, size_t n);
 SHOAL_HIDDEN bool shoal_is_symmetric_range(const void *addr, size_t bytes);
 

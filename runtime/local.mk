@@ -2,7 +2,7 @@
 libshoal_la_SOURCES += runtime/internal.h \
 	runtime/error.c runtime/env.c runtime/bootstrap.c runtime/bootstrap_env.c runtime/segment.c runtime/dataseg.c \
 	runtime/alloc.c runtime/heap.c runtime/init.c runtime/ctx.c \
-	runtime/api_rma.c runtime/api_amo.c runtime/api_sync.c runtime/lock.c
+	runtime/api_rma.c runtime/api_amo.c runtime/api_sync.c runtime/lock.c runtime/watchdog.c
 libshoal_la_SOURCES += runtime/api_v16.c
 
 # Profiling interface (OpenSHMEM 1.5 section 10): every library unit is

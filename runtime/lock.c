@@ -9,7 +9,7 @@
 
 static void lock_check(const char *call, long *lock)
 {
-  SHOAL_REQUIRE_INIT(call);
+  SHOAL_REQUIRE_INIT_WAIT(call);
   if (!lock) shoal_error(call, "argument 'lock' is NULL");
   SHOAL_CHECK_SYM(call, "lock", lock, sizeof *lock);
 }
@@ -19,7 +19,8 @@ void shmem_set_lock(long *lock)
   lock_check("shmem_set_lock", lock);
   int64_t *l = (int64_t *)lock;
   int64_t ticket = (shoal_dev_int64_fetch_add(SHOAL_DEV_CTX, l, TICKET, 0) >> 32) & SERVING_MASK;
-  shoal_backoff b = SHOAL_BACKOFF_INIT;
+  shoal_backoff b = SHOAL_BACKOFF_WATCH(l, SHMEM_CMP_EQ, ticket);   /* serving == my ticket */
+  b.size = 0;   /* the lock's word lives on PE 0: no local value to show */
   while ((shoal_dev_int64_fetch(SHOAL_DEV_CTX, l, 0) & SERVING_MASK) != ticket) {
     shoal_wait_progress();
     shoal_backoff_wait(&b);

@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 shmem_team_t SHMEM_TEAM_WORLD SHOAL_API = SHMEM_TEAM_INVALID;
 shmem_team_t SHMEM_TEAM_SHARED SHOAL_API = SHMEM_TEAM_INVALID;
@@ -43,9 +44,50 @@ static void pushbox_shape(shoal_team *t, size_t per_sender, int depth)
   t->pushbox_slot = (per_sender / (size_t)depth) & ~(size_t)15;
 }
 
+/* Team records come from one private pool and are never freed: a handle
+ * can be checked without touching memory it does not own (is it inside
+ * the pool, on a record boundary?), and a destroyed team's record stays,
+ * marked, so a second destroy or a query says so instead of reading freed
+ * memory.  Records of destroyed teams are reused only once the pool has
+ * been used up (65536 splits). */
+#define TEAM_POOL 65536
+static shoal_team *team_pool;
+static size_t team_pool_used;
+
+static shoal_team *team_record_new(void)
+{
+  if (!team_pool) {
+    void *p = mmap(NULL, TEAM_POOL * sizeof(shoal_team), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    team_pool = p;
+  }
+  if (team_pool_used < TEAM_POOL) return &team_pool[team_pool_used++];
+  for (size_t i = 0; i < TEAM_POOL; i++)
+    if (team_pool[i].state == SHOAL_TEAM_DESTROYED) return &team_pool[i];
+  return NULL;
+}
+
+static bool is_active_set(shmem_team_t team);
+
+bool shoal_team_handle_ok(const char *call, shmem_team_t team)
+{
+  if (team == SHMEM_TEAM_INVALID) return false;
+  if (team == &team_world || team == &team_shared || team == &team_node) return true;
+  uintptr_t p = (uintptr_t)team, base = (uintptr_t)team_pool;
+  if ((!team_pool || p < base || p >= base + team_pool_used * sizeof(shoal_team) ||
+       (p - base) % sizeof(shoal_team)) && !is_active_set(team))
+    shoal_error(call, "argument 'team' = %p is not a team handle (not made by "
+                "shmem_team_split_strided/split_2d, nor a predefined team)", (void *)team);
+  if (team->state != SHOAL_TEAM_LIVE)
+    shoal_error(call, "argument 'team' = %p was destroyed by shmem_team_destroy", (void *)team);
+  return true;
+}
+
 static void team_setup(shoal_team *t, int start, int stride, int size, int slot)
 {
   memset(t, 0, sizeof *t);
+  t->state = SHOAL_TEAM_LIVE;
   t->start = start;
   t->stride = stride > 0 ? stride : 1;
   t->size = size;
@@ -140,6 +182,14 @@ shoal_team *shoal_team_active_set(int start, int log_stride, int size)
   return &a->team;
 }
 
+/* The 1.4 active sets' teams (internal, made by the library itself). */
+static bool is_active_set(shmem_team_t team)
+{
+  for (active_set *a = active_sets; a; a = a->next)
+    if (&a->team == team) return true;
+  return false;
+}
+
 void shoal_teams_fini(void)
 {
   while (active_sets) {
@@ -155,7 +205,7 @@ void shoal_teams_fini(void)
 /* Is team a live team this PE belongs to?  Reports a clear error if not. */
 static bool team_usable(const char *call, shmem_team_t team)
 {
-  if (team == SHMEM_TEAM_INVALID) {
+  if (!shoal_team_handle_ok(call, team)) {
     shoal_warn("%s: argument 'team' is SHMEM_TEAM_INVALID", call);
     return false;
   }
@@ -169,13 +219,13 @@ static bool team_usable(const char *call, shmem_team_t team)
 int shmem_team_my_pe(shmem_team_t team)
 {
   SHOAL_REQUIRE_INIT("shmem_team_my_pe");
-  return team == SHMEM_TEAM_INVALID ? -1 : team->my_pe;
+  return shoal_team_handle_ok("shmem_team_my_pe", team) ? team->my_pe : -1;
 }
 
 int shmem_team_n_pes(shmem_team_t team)
 {
   SHOAL_REQUIRE_INIT("shmem_team_n_pes");
-  return team == SHMEM_TEAM_INVALID ? -1 : team->size;
+  return shoal_team_handle_ok("shmem_team_n_pes", team) ? team->size : -1;
 }
 
 int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config)
@@ -193,7 +243,9 @@ int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config
 int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team)
 {
   SHOAL_REQUIRE_INIT("shmem_team_translate_pe");
-  if (src_team == SHMEM_TEAM_INVALID || dest_team == SHMEM_TEAM_INVALID) return -1;
+  if (!shoal_team_handle_ok("shmem_team_translate_pe", src_team) ||
+      !shoal_team_handle_ok("shmem_team_translate_pe", dest_team))
+    return -1;
   if (src_pe < 0 || src_pe >= src_team->size) return -1;
   return shoal_team_index_of(dest_team, shoal_team_world_pe(src_team, src_pe));
 }
@@ -259,8 +311,8 @@ static int team_split(const char *call, shmem_team_t parent, int start, int stri
   shoal_team probe;
   team_setup(&probe, wstart, wstride, size, slot);
   if (probe.my_pe < 0) return 0;   /* not a member: SHMEM_TEAM_INVALID, success */
-  shoal_team *t = malloc(sizeof *t);
-  if (!t) shoal_error(call, "out of memory");
+  shoal_team *t = team_record_new();
+  if (!t) shoal_error(call, "out of memory for a team record");
   *t = probe;
   t->parent = parent;
   if (config && (config_mask & SHMEM_TEAM_NUM_CONTEXTS)) t->config.num_contexts = config->num_contexts;
@@ -276,7 +328,7 @@ int shmem_team_split_strided(shmem_team_t parent, int start, int stride, int siz
                              const shmem_team_config_t *config, long config_mask,
                              shmem_team_t *new_team)
 {
-  SHOAL_REQUIRE_INIT("shmem_team_split_strided");
+  SHOAL_REQUIRE_INIT_WAIT("shmem_team_split_strided");
   return team_split("shmem_team_split_strided", parent, start, stride, size, config, config_mask,
                     new_team);
 }
@@ -287,7 +339,7 @@ int shmem_team_split_2d(shmem_team_t parent, int xrange, const shmem_team_config
                         shmem_team_t *yaxis_team)
 {
   const char *call = "shmem_team_split_2d";
-  SHOAL_REQUIRE_INIT(call);
+  SHOAL_REQUIRE_INIT_WAIT(call);
   if (!xaxis_team || !yaxis_team) shoal_error(call, "argument 'xaxis_team'/'yaxis_team' is NULL");
   *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
   if (!team_usable(call, parent)) return -1;
@@ -308,8 +360,8 @@ int shmem_team_split_2d(shmem_team_t parent, int xrange, const shmem_team_config
 
 void shmem_team_destroy(shmem_team_t team)
 {
-  SHOAL_REQUIRE_INIT("shmem_team_destroy");
-  if (team == SHMEM_TEAM_INVALID) return;
+  SHOAL_REQUIRE_INIT_WAIT("shmem_team_destroy");
+  if (!shoal_team_handle_ok("shmem_team_destroy", team)) return;
   if (team == SHMEM_TEAM_WORLD || team == SHMEM_TEAM_SHARED || team == SHMEMX_TEAM_NODE)
     shoal_error("shmem_team_destroy", "argument 'team' is a predefined team, which cannot be "
                 "destroyed");
@@ -324,7 +376,7 @@ void shmem_team_destroy(shmem_team_t team)
   shoal_coll_sync_dissemination(team);
   memset(team->sync, 0, slot_bytes);
   slot_give(team->slot);
-  free(team);
+  team->state = SHOAL_TEAM_DESTROYED;   /* the record stays: see team_record_new */
 }
 
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx)

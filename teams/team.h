@@ -70,7 +70,9 @@ struct shoal_team {
   int pushbox_by_world;      /* slots indexed by world PE (active sets), else team PE */
   shmem_team_config_t config;
   struct shoal_team *parent;
+  unsigned state;            /* SHOAL_TEAM_LIVE, or SHOAL_TEAM_DESTROYED (the record is kept) */
 };
+enum { SHOAL_TEAM_LIVE = 0x7ea1u, SHOAL_TEAM_DESTROYED = 0xdeadu };
 typedef struct shoal_team shoal_team;
 
 /* The one place a team PE becomes a world PE.  Every remote access a

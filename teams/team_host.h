@@ -8,4 +8,9 @@
 /* The cached team of a deprecated 1.4 active set (arguments checked). */
 SHOAL_HIDDEN shoal_team *shoal_team_active_set(int start, int log_stride, int size);
 
+/* A team handle the program passes in: SHMEM_TEAM_INVALID gives false; a
+ * handle no split made, or a destroyed team, ends the job with a message
+ * naming call. */
+SHOAL_HIDDEN bool shoal_team_handle_ok(const char *call, shmem_team_t team);
+
 #endif

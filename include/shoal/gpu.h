@@ -92,9 +92,10 @@ __device__ inline shoal_team *shoal_gpu_team_or_fail(const char *call, shmem_tea
 {
   shoal_team *t = shoal_gpu_team(team);
   if (SHOAL_UNLIKELY(!t || t->my_pe < 0)) {
-    printf("shoal: PE %d: error: %s: the team %p is invalid in kernels, or this PE is not a "
-           "member (teams made with shmem_team_split_* are known to kernels after the split "
-           "returns)\n", SHOAL_STATE->my_pe, call, (const void *)team);
+    printf("shoal: PE %d: error: %s: argument 'team' = %p is not a live team in kernels "
+           "(destroyed, never created, or SHMEM_TEAM_INVALID), or this PE is not a member "
+           "(teams made with shmem_team_split_* are known to kernels after the split returns)\n",
+           SHOAL_STATE->my_pe, call, (const void *)team);
 #if defined(__CUDACC__)
     __trap();
 #else
@@ -116,10 +117,18 @@ typedef hipStream_t shoal_gpu_stream_t;
 static inline void shoal_gpu_hcheck(const char *call, SHOAL_GPURT(Error_t) e)
 {
   if (e != SHOAL_GPURT(Success)) {
-    fprintf(stderr, "shoal: PE %d: error: %s: %s\n", shoalh_my_pe(), call,
-            SHOAL_GPURT(GetErrorString)(e));
+    /* A trapped kernel (the wait watchdog, a device-side check) printed
+     * why; end the job cleanly, with a failure status. */
+    bool trapped = e == SHOAL_GPURT(ErrorLaunchFailure) || e == SHOAL_GPURT(ErrorAssert);
+#if defined(__CUDACC__)
+    trapped = trapped || e == cudaErrorIllegalInstruction;
+#endif
+    fprintf(stderr, "shoal: PE %d: error: %s: %s%s\n", shoalh_my_pe(), call,
+            SHOAL_GPURT(GetErrorString)(e),
+            trapped ? ": a kernel of this PE stopped; its message is above (wait watchdog: "
+                      "SHOAL_WAIT_TIMEOUT; or a device-side argument check)" : "");
     fflush(stderr);
-    abort();
+    shmem_global_exit(1);
   }
 }
 

@@ -57,6 +57,7 @@ build test_coll $T/test_coll.cu &
 build test_v16 $T/test_v16.cu &
 build test_proxy $T/test_proxy.cu &
 build test_grid $T/test_grid.cu &
+build test_watchdog $T/test_watchdog.cu &
 # The host API on GPU memory from plain C: no GPU compiler, no GPU headers.
 echo "  CC       test_host"
 rm -f "$O/test_host.FAILED"
@@ -121,6 +122,22 @@ for p in test_proxy test_device; do
   echo "== $p with 4 PEs, 2 per node (load/store and proxy)"
   (export SHOAL_PES_PER_NODE=2 FI_PROVIDER=shm; launch 4 $O/$p) || { echo "FAIL: $p mixed"; status=1; }
 done
+# The wait watchdog in kernels: must end the job (non-zero) within the
+# timeout plus a margin, with the kernel's message and the host's.
+echo "== test_watchdog with 2 PEs (SHOAL_WAIT_TIMEOUT=5: must fail, within 60 s)"
+t0=$(date +%s)
+out=$(SHOAL_TEST_TIMEOUT=90 launch 2 -x SHOAL_WAIT_TIMEOUT=5 "$O/test_watchdog" 2>&1)
+rc=$?
+dt=$(( $(date +%s) - t0 ))
+printf '%s\n' "$out" | tail -8
+if [ $rc -eq 0 ] || [ $rc -eq 124 ] || [ $dt -gt 60 ] ||
+   ! printf '%s\n' "$out" | grep -q "wait watchdog in a kernel.*heap offset" ||
+   ! printf '%s\n' "$out" | grep -q "a kernel of this PE stopped" ||
+   printf '%s\n' "$out" | grep -q "returned after a failed kernel"; then
+  echo "FAIL: test_watchdog (exit $rc after ${dt}s)"; status=1
+else
+  echo "ok: test_watchdog ended the job (exit $rc) after ${dt}s"
+fi
 if command -v compute-sanitizer > /dev/null; then
   echo "== compute-sanitizer --tool memcheck test_device with 2 PEs"
   launch 2 compute-sanitizer --tool memcheck --error-exitcode 9 "$O/test_device" || { echo "FAIL: memcheck"; status=1; }

@@ -34,7 +34,7 @@ int main(int argc, char **argv)
     int provided = -1;
     int rc = shmem_init_thread(SHMEM_THREAD_SINGLE, &provided);
     printf("init_after_finalize: rc %d\n", rc);
-    return rc == 0 ? 0 : 3;
+    return rc == 0 ? 0 : 3;   /* not reached: the second init ends the PE (status 1) */
   }
   if (!strcmp(c, "global_exit")) {   /* the last PE ends the job; the others are blocked */
     shmem_init();

@@ -40,7 +40,7 @@ for np in 1 2 4; do
   expect $np 0 "start_pes: ok" start_pes
   expect $np 7 "" global_exit 7
 done
-expect 2 3 "cannot be initialized again after shmem_finalize" init_after_finalize
+expect 2 1 "cannot be initialized again after shmem_finalize" init_after_finalize
 expect 2 42 "" global_exit_all 42
 refuse 2 6 "passed a barrier" error_exit 6
 refuse 4 6 "passed a barrier" error_exit 6

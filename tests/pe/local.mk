@@ -3,9 +3,11 @@
 PE_TESTS = tests/pe/test_rma tests/pe/test_amo tests/pe/test_wait tests/pe/test_lock \
 	tests/pe/test_ctx tests/pe/test_heap tests/pe/test_setup \
 	tests/pe/test_generic tests/pe/test_conf tests/pe/test_generic_coll
-check_PROGRAMS += $(PE_TESTS) tests/pe/bad_input tests/pe/lifecycle
-TESTS += $(PE_TESTS) tests/pe/bad_input.sh tests/pe/lifecycle.sh
-EXTRA_DIST += tests/pe/bad_input.sh tests/pe/lifecycle.sh
+check_PROGRAMS += $(PE_TESTS) tests/pe/bad_input tests/pe/lifecycle tests/pe/faults
+TESTS += $(PE_TESTS) tests/pe/bad_input.sh tests/pe/lifecycle.sh tests/pe/faults.sh
+EXTRA_DIST += tests/pe/bad_input.sh tests/pe/lifecycle.sh tests/pe/faults.sh
+tests_pe_faults_SOURCES = tests/pe/faults.c
+tests_pe_faults_LDADD = libshoal.la
 # The env (torchrun-style) bootstrap and the unique-id start.
 check_PROGRAMS += tests/pe/test_uid
 TESTS += tests/pe/test_uid tests/pe/env_bootstrap.sh
