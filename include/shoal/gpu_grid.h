@@ -38,15 +38,6 @@ struct shoal_gpu_grid_scope {
   __device__ static size_t size(void) { return (size_t)shoal_grid_nblocks() * shoal_gpu_block_size(); }
 };
 
-__device__ inline void shoal_gpu_trap(void)
-{
-#if defined(__CUDACC__)
-  __trap();
-#else
-  abort();
-#endif
-}
-
 /* Nanoseconds, for the watchdog of the grid's waits. */
 __device__ inline uint64_t shoal_gpu_ns(void)
 {

@@ -244,6 +244,17 @@ template <class T> union shoal_gpu_vec {
   T e[sizeof(T) <= 16 ? 16 / sizeof(T) : 1];
 };
 
+/* Block and grid collectives move data by load/store: every member must be
+ * mapped into this GPU.  A member behind the host proxy (another node)
+ * stops the kernel with a message rather than a fault. */
+__device__ inline void shoal_gpu_coll_unreachable(const char *call, int pe)
+{
+  printf("shoal: PE %d: error: %s: PE %d is not mapped into this GPU (it is reached through the "
+         "host proxy); collectives in kernels need every team member mapped (same node)\n",
+         SHOAL_STATE->my_pe, call, pe);
+  shoal_gpu_trap();
+}
+
 /* out[i] = OP over the members of their mine[i], i < m, by threads tid of
  * nt (a block, or a whole grid).  peer: the members' mappings of mine, or
  * NULL to translate per element (large teams). */
@@ -279,21 +290,6 @@ __device__ inline void shoal_gpu_reduce_part(shoal_team *t, T *out, const T *min
     }
     out[i] = acc;
   }
-}
-
-/* Block and grid collectives move data by load/store: every member must be
- * mapped into this GPU.  A member behind the host proxy (another node)
- * stops the kernel with a message rather than a fault. */
-__device__ inline void shoal_gpu_coll_unreachable(const char *call, int pe)
-{
-  printf("shoal: PE %d: error: %s: PE %d is not mapped into this GPU (it is reached through the "
-         "host proxy); collectives in kernels need every team member mapped (same node)\n",
-         SHOAL_STATE->my_pe, call, pe);
-#if defined(__CUDACC__)
-  __trap();
-#else
-  abort();
-#endif
 }
 
 /* Small collectives: the pushes of collectives/reduce_push.h in the
