@@ -175,8 +175,12 @@ typedef struct shoal_backoff {
 #define SHOAL_BACKOFF_INIT {0, NULL, 0, 0, 0, 0}
 #define SHOAL_BACKOFF_WATCH(p, c, v) {0, (const void *)(p), (c), (int)sizeof *(p), (uint64_t)(v), 0}
 /* The wait watchdog in kernels (SHOAL_WAIT_TIMEOUT): defined in
- * state_gpu.h, where the job's state is; looked at every 4096 spins. */
-SHOAL_FN void shoal_gpu_wait_check(shoal_backoff *b);
+ * state_gpu.h, where the job's state is; looked at every 4096 spins.  Out
+ * of line and given the fields by value, so its printf costs the waiting
+ * kernel no registers and the wait's state stays in registers; returns
+ * the new start time. */
+static __device__ __noinline__ unsigned long long shoal_gpu_wait_check(const void *addr, int cmp, int size,
+                                                                       uint64_t value, unsigned long long t0);
 /* A clock in nanoseconds (HIP: the 100 MHz constant-rate counter). */
 SHOAL_FN unsigned long long shoal_gpu_clock_ns(void)
 {
@@ -197,7 +201,7 @@ SHOAL_FN unsigned long long shoal_gpu_clock_ns(void)
 SHOAL_FN void shoal_backoff_wait(shoal_backoff *b)
 {
   unsigned n = b->spins++;
-  if (SHOAL_UNLIKELY((n & 4095u) == 4095u)) shoal_gpu_wait_check(b);
+  if (SHOAL_UNLIKELY((n & 4095u) == 4095u)) b->t0 = shoal_gpu_wait_check(b->addr, b->cmp, b->size, b->value, b->t0);
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
   if (n > 4096) __nanosleep(32);
 #endif

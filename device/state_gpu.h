@@ -21,30 +21,32 @@ static __constant__ shoal_gpu_dstate shoal_dgpu;
  * finds the failed kernel at its next synchronization (shmem_finalize at
  * the latest) and ends the job with a message (runtime/gpu_runtime.c). */
 static __device__ int shoal_gpu_watchdog_fired;
-SHOAL_FN void shoal_gpu_wait_check(shoal_backoff *b)
+static __device__ __noinline__ unsigned long long shoal_gpu_wait_check(const void *addr, int cmp, int size,
+                                                                       uint64_t value, unsigned long long t0)
 {
   unsigned long long limit = shoal_dgpu.wait_timeout_ns;
-  if (SHOAL_LIKELY(limit == 0)) return;
+  if (SHOAL_LIKELY(limit == 0)) return t0;
   unsigned long long now = shoal_gpu_clock_ns();
-  if (b->t0 == 0) { b->t0 = now; return; }
-  if (now - b->t0 < limit) return;
+  if (t0 == 0) return now;
+  if (now - t0 < limit) return t0;
   if (atomicCAS(&shoal_gpu_watchdog_fired, 0, 1) == 0) {
     const shoal_dev_state *s = SHOAL_STATE;
     long long seen = 0;
-    if (b->size == 8) seen = (long long)shoal_load_relaxed((const unsigned long long *)b->addr);
-    else if (b->size == 4) seen = (long long)shoal_load_relaxed((const int *)b->addr);
-    size_t off = (size_t)((uintptr_t)b->addr - (uintptr_t)s->heap_base);
-    const char *cmp[] = {"==", "!=", ">", ">=", "<", "<="};
-    int c = b->cmp >= SHMEM_CMP_EQ && b->cmp <= SHMEM_CMP_LE ? b->cmp - SHMEM_CMP_EQ : 0;
+    if (size == 8) seen = (long long)shoal_load_relaxed((const unsigned long long *)addr);
+    else if (size == 4) seen = (long long)shoal_load_relaxed((const int *)addr);
+    size_t off = (size_t)((uintptr_t)addr - (uintptr_t)s->heap_base);
+    const char *cmp_names[] = {"==", "!=", ">", ">=", "<", "<="};
+    int c = cmp >= SHMEM_CMP_EQ && cmp <= SHMEM_CMP_LE ? cmp - SHMEM_CMP_EQ : 0;
     printf("shoal: PE %d: error: wait watchdog in a kernel (block %d,%d,%d thread %d,%d,%d): "
            "waited %llu s (SHOAL_WAIT_TIMEOUT) for the word at %s %#llx to be %s %lld (last "
            "seen: %lld); the kernel stops\n", s->my_pe, (int)blockIdx.x, (int)blockIdx.y,
            (int)blockIdx.z, (int)threadIdx.x, (int)threadIdx.y, (int)threadIdx.z,
-           (now - b->t0) / 1000000000ull, off < s->heap_size ? "heap offset" : "address",
-           off < s->heap_size ? (unsigned long long)off : (unsigned long long)(uintptr_t)b->addr,
-           cmp[c], b->size == 4 ? (long long)(int)b->value : (long long)b->value, seen);
+           (now - t0) / 1000000000ull, off < s->heap_size ? "heap offset" : "address",
+           off < s->heap_size ? (unsigned long long)off : (unsigned long long)(uintptr_t)addr,
+           cmp_names[c], size == 4 ? (long long)(int)value : (long long)value, seen);
   }
   shoal_gpu_trap();
+  return t0;
 }
 #define SHOAL_PEER_HEAP(pe) \
   ((unsigned)(pe) < SHOAL_GPU_NEAR_PEERS ? shoal_dgpu.peer_heap_near[pe] : shoal_dgpu.s.peer_heap[pe])

@@ -247,7 +247,7 @@ template <class T> union shoal_gpu_vec {
 /* Block and grid collectives move data by load/store: every member must be
  * mapped into this GPU.  A member behind the host proxy (another node)
  * stops the kernel with a message rather than a fault. */
-__device__ inline void shoal_gpu_coll_unreachable(const char *call, int pe)
+static __device__ __noinline__ void shoal_gpu_coll_unreachable(const char *call, int pe)
 {
   printf("shoal: PE %d: error: %s: PE %d is not mapped into this GPU (it is reached through the "
          "host proxy); collectives in kernels need every team member mapped (same node)\n",
