@@ -52,6 +52,7 @@ static void test_scans(void)
     GT_CUDA(cudaMemcpy(src, h, sizeof(long) * SN, cudaMemcpyHostToDevice));
     GT_CUDA(cudaMemcpy(io, hd, sizeof(double) * SN, cudaMemcpyHostToDevice));
     GT_CUDA(cudaMemset(out, 0xA5, sizeof(long) * SN));
+    GT_CUDA(cudaDeviceSynchronize());   /* memsets are asynchronous: finish before peers write */
     shmem_barrier_all();
     if (round == 0) {
       k_scan<<<1, 256>>>(out, src, io);
@@ -91,6 +92,7 @@ int main(void)
   GT_CUDA(cudaMemcpy(src, hsrc, sizeof hsrc, cudaMemcpyHostToDevice));
   GT_CUDA(cudaMemset(dst, 0xA5, sizeof(int) * SPAN(DSTB)));
   GT_CUDA(cudaMemset(sig, 0, sizeof(uint64_t) * (1 + (size_t)np)));
+  GT_CUDA(cudaDeviceSynchronize());
   shmem_barrier_all();
   uint64_t want = 0;
   for (int q = 0; q < np; q++) want += gt_val(gt_seed, q, 1, 11) >> 8;
@@ -118,6 +120,7 @@ int main(void)
   shmem_barrier_all();
   GT_CUDA(cudaMemset(dst, 0xA5, sizeof(int) * SPAN(DSTB)));
   GT_CUDA(cudaMemset(sig, 0, sizeof(uint64_t)));
+  GT_CUDA(cudaDeviceSynchronize());
   shmem_barrier_all();
   shmem_int_ibput(dst, src, DSTB, SSTB, BS, NB, (me + 1) % np);
   shmem_signal_add(sig, 3, (me + 1) % np);
