@@ -29,7 +29,7 @@ static __device__ __noinline__ unsigned long long shoal_gpu_wait_check(const voi
   unsigned long long now = shoal_gpu_clock_ns();
   if (t0 == 0) return now;
   if (now - t0 < limit) return t0;
-  if (atomicCAS(&shoal_gpu_watchdog_fired, 0, 1) == 0) {
+  if (atomicCAS_system(&shoal_gpu_watchdog_fired, 0, 1) == 0) {   /* system scope: tests/gpu/isa */
     const shoal_dev_state *s = SHOAL_STATE;
     long long seen = 0;
     if (size == 8) seen = (long long)shoal_load_relaxed((const unsigned long long *)addr);
