@@ -21,12 +21,15 @@
  * points check it with the other arguments (runtime/api_amo.c); in kernels
  * one check here, then the kernel traps and the host reports the trap. */
 #if SHOAL_TARGET_GPU
+SHOAL_COLD_FN void shoal_gpu_amo_misaligned(const char *arg, const void *p, int size)
+{
+  printf("shoal: PE %d: error: atomic in a kernel: argument '%s' = %p is not aligned to %d bytes\n",
+         SHOAL_STATE->my_pe, arg, p, size);
+  shoal_gpu_trap();
+}
 #define SHOAL_AMO_ALIGNED(T, ARG, p) do { \
-    if (SHOAL_UNLIKELY((uintptr_t)(p) & (sizeof(T) - 1))) { \
-      printf("shoal: PE %d: error: atomic in a kernel: argument '" ARG "' = %p is not aligned " \
-             "to %d bytes\n", SHOAL_STATE->my_pe, (const void *)(p), (int)sizeof(T)); \
-      shoal_gpu_trap(); \
-    } \
+    if (SHOAL_UNLIKELY((uintptr_t)(p) & (sizeof(T) - 1))) \
+      shoal_gpu_amo_misaligned(ARG, (const void *)(p), (int)sizeof(T)); \
   } while (0)
 #else
 #define SHOAL_AMO_ALIGNED(T, ARG, p) ((void)0)

@@ -16,9 +16,14 @@
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define SHOAL_TARGET_GPU 1
 #define SHOAL_FN static inline __device__
+/* Error reporters: out of line, so a printf's code (hundreds of
+ * instructions on AMD, where it also slowed hipcc down by minutes per
+ * kernel) stays out of every kernel that could report. */
+#define SHOAL_COLD_FN static __device__ __noinline__
 #else
 #define SHOAL_TARGET_CPU 1
 #define SHOAL_FN static inline
+#define SHOAL_COLD_FN static __attribute__((noinline, cold))
 #endif
 
 #define SHOAL_LIKELY(x) __builtin_expect(!!(x), 1)

@@ -12,7 +12,7 @@
 
 #define SHOAL_DEV_CTX ((struct shoal_ctx *)0)
 
-SHOAL_FN void shoal_gpu_fail(const char *what, const void *addr, int pe)
+SHOAL_COLD_FN void shoal_gpu_fail(const char *what, const void *addr, int pe)
 {
   printf("shoal: PE %d: error: %s: address %p is not in the symmetric heap, or PE %d is not "
          "mapped into this GPU and no host proxy serves it (device-initiated operations need peer "

@@ -6,8 +6,11 @@ EXTRA_DIST += tools/install-deps.sh tools/demo.sh tools/subst.sh tools/oshcc.in 
 bin_PROGRAMS += tools/shoal-info
 tools_shoal_info_SOURCES = tools/shoal-info.c
 tools_shoal_info_LDADD = libshoal.la
+# Set unconditionally: a per-target variable defined only under a false
+# condition is empty, and the program would lose AM_CPPFLAGS.
+tools_shoal_info_CPPFLAGS = $(AM_CPPFLAGS)
 if HAVE_PYTHON
-tools_shoal_info_CPPFLAGS = $(AM_CPPFLAGS) -DSHOAL_PYTHONPATH='"$(shoalpythondir)"'
+tools_shoal_info_CPPFLAGS += -DSHOAL_PYTHONPATH='"$(shoalpythondir)"'
 endif
 
 bin_SCRIPTS += tools/oshcc tools/oshc++ tools/oshrun

@@ -88,20 +88,18 @@ __device__ inline shoal_team *shoal_gpu_team(shmem_team_t team)
     if (shoal_dgpu.team_key[i] == (const void *)team) return &shoal_dgpu.team_dev[i];
   return (shoal_team *)0;
 }
+SHOAL_COLD_FN void shoal_gpu_team_fail(const char *call, shmem_team_t team)
+{
+  printf("shoal: PE %d: error: %s: argument 'team' = %p is not a live team in kernels "
+         "(destroyed, never created, or SHMEM_TEAM_INVALID), or this PE is not a member "
+         "(teams made with shmem_team_split_* are known to kernels after the split returns)\n",
+         SHOAL_STATE->my_pe, call, (const void *)team);
+  shoal_gpu_trap();
+}
 __device__ inline shoal_team *shoal_gpu_team_or_fail(const char *call, shmem_team_t team)
 {
   shoal_team *t = shoal_gpu_team(team);
-  if (SHOAL_UNLIKELY(!t || t->my_pe < 0)) {
-    printf("shoal: PE %d: error: %s: argument 'team' = %p is not a live team in kernels "
-           "(destroyed, never created, or SHMEM_TEAM_INVALID), or this PE is not a member "
-           "(teams made with shmem_team_split_* are known to kernels after the split returns)\n",
-           SHOAL_STATE->my_pe, call, (const void *)team);
-#if defined(__CUDACC__)
-    __trap();
-#else
-    abort();
-#endif
-  }
+  if (SHOAL_UNLIKELY(!t || t->my_pe < 0)) shoal_gpu_team_fail(call, team);
   return t;
 }
 

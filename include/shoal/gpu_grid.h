@@ -53,7 +53,7 @@ __device__ inline uint64_t shoal_gpu_ns(void)
 }
 #define SHOAL_GRID_TIMEOUT_NS 20000000000ull
 
-__device__ inline void shoal_grid_stuck(const char *call, const char *who)
+SHOAL_COLD_FN void shoal_grid_stuck(const char *call, const char *who)
 {
   printf("shoal: PE %d: error: %s: %s did not arrive within 20 s; a grid collective needs every block of "
          "the grid resident at once (size the grid with shmemx_grid_max_blocks), the same grid size "
@@ -114,6 +114,12 @@ __device__ inline void shoal_grid_sync_local(shoal_team *t, const char *call)
   __syncthreads();
 }
 
+SHOAL_COLD_FN void shoal_grid_size_differs(const char *call, unsigned nb, int pe, unsigned theirs)
+{
+  printf("shoal: PE %d: error: %s: this grid has %u blocks, PE %d's has %u: every PE must launch the same grid\n",
+         SHOAL_STATE->my_pe, call, nb, pe, theirs);
+  shoal_gpu_trap();
+}
 /* Thread 0 of block b: meet block b of every other member. */
 __device__ inline void shoal_grid_sync_peers(shoal_team *t, const char *call)
 {
@@ -138,23 +144,21 @@ __device__ inline void shoal_grid_sync_peers(shoal_team *t, const char *call)
     for (int k = 1; k < n; k++) {
       int pe = shoal_team_world_pe(t, (me + k) % n);
       uint64_t v = shoal_load_relaxed((const uint64_t *)shoal_dev_ptr(&g[SHOAL_GRID_TAG], pe));
-      if (SHOAL_UNLIKELY(v >> 32 == e && (uint32_t)v != nb)) {
-        printf("shoal: PE %d: error: %s: this grid has %u blocks, PE %d's has %u: every PE must launch "
-               "the same grid\n", SHOAL_STATE->my_pe, call, nb, pe, (unsigned)(uint32_t)v);
-        shoal_gpu_trap();
-      }
+      if (SHOAL_UNLIKELY(v >> 32 == e && (uint32_t)v != nb)) shoal_grid_size_differs(call, nb, pe, (unsigned)v);
     }
 }
 
+SHOAL_COLD_FN void shoal_grid_too_big(const char *call, unsigned nb, bool say)
+{
+  if (say)
+    printf("shoal: PE %d: error: %s: a grid of %u blocks; grid collectives allow at most %d (shmemx_grid_max_blocks)\n",
+           SHOAL_STATE->my_pe, call, nb, SHOAL_GRID_MAX_BLOCKS);
+  shoal_gpu_trap();
+}
 __device__ inline void shoal_grid_check(const char *call)
 {
   unsigned nb = shoal_grid_nblocks();
-  if (SHOAL_UNLIKELY(nb > SHOAL_GRID_MAX_BLOCKS)) {
-    if (shoal_grid_block() == 0 && shoal_gpu_block_tid() == 0)
-      printf("shoal: PE %d: error: %s: a grid of %u blocks; grid collectives allow at most %d "
-             "(shmemx_grid_max_blocks)\n", SHOAL_STATE->my_pe, call, nb, SHOAL_GRID_MAX_BLOCKS);
-    shoal_gpu_trap();
-  }
+  if (SHOAL_UNLIKELY(nb > SHOAL_GRID_MAX_BLOCKS)) shoal_grid_too_big(call, nb, shoal_grid_block() == 0 && shoal_gpu_block_tid() == 0);
 }
 /* Sources ready and destinations free on every member. */
 /* local: meet this PE's other blocks too (in a user's kernel); a kernel
@@ -221,12 +225,8 @@ __device__ inline int shoal_grid_pick_move(const shoal_team *t, size_t nbytes)
 __device__ inline void shoal_grid_check_overlap(const char *call, const void *dest, const void *src, size_t bytes)
 {
   const char *d = (const char *)dest, *s = (const char *)src;
-  if (SHOAL_UNLIKELY(d != s && d < s + bytes && s < d + bytes)) {
-    if (shoal_grid_block() == 0 && shoal_gpu_block_tid() == 0)
-      printf("shoal: PE %d: error: %s: dest %p and source %p overlap but are not the same array\n",
-             SHOAL_STATE->my_pe, call, dest, src);
-    shoal_gpu_trap();
-  }
+  if (SHOAL_UNLIKELY(d != s && d < s + bytes && s < d + bytes))
+    shoal_gpu_overlap_fail(call, dest, src, shoal_grid_block() == 0 && shoal_gpu_block_tid() == 0);
 }
 
 /* Block 0 runs the block form between two grid barriers. */
@@ -430,12 +430,8 @@ __device__ inline int shoal_grid_move(const char *call, int which, shmem_team_t 
   shoal_grid_check(call);
   shoal_team *t = shoal_gpu_team_or_fail(call, team);
   int np = t->size, me = t->my_pe;
-  if (which == 0 && SHOAL_UNLIKELY(root < 0 || root >= np)) {
-    if (shoal_grid_block() == 0 && shoal_gpu_block_tid() == 0)
-      printf("shoal: PE %d: error: %s: PE_root %d is not a member of the team (size %d)\n", SHOAL_STATE->my_pe,
-             call, root, np);
-    shoal_gpu_trap();
-  }
+  if (which == 0 && SHOAL_UNLIKELY(root < 0 || root >= np))
+    shoal_gpu_root_fail(call, root, np, shoal_grid_block() == 0 && shoal_gpu_block_tid() == 0);
   if (shoal_grid_pick_move(t, nbytes) == SHOAL_GRID_ON_BLOCK0) {
     int rc = 0;
     SHOAL_GRID_ON_BLOCK0(t, call, local, {

@@ -388,19 +388,25 @@ __device__ inline bool shoal_gpu_ll_reduce_fits(const shoal_team *t, size_t n, s
 }
 /* OpenSHMEM allows dest == source or no overlap; anything else stops the
  * kernel with a message (a partial overlap has no defined result). */
+SHOAL_COLD_FN void shoal_gpu_overlap_fail(const char *call, const void *dest, const void *src, bool say)
+{
+  if (say)
+    printf("shoal: PE %d: error: %s: dest %p and source %p overlap but are not the same array\n",
+           SHOAL_STATE->my_pe, call, dest, src);
+  shoal_gpu_trap();
+}
+SHOAL_COLD_FN void shoal_gpu_root_fail(const char *call, int root, int size, bool say)
+{
+  if (say)
+    printf("shoal: PE %d: error: %s: PE_root %d is not a member of the team (size %d)\n", SHOAL_STATE->my_pe,
+           call, root, size);
+  shoal_gpu_trap();
+}
 __device__ inline void shoal_gpu_check_overlap(const char *call, const void *dest, const void *src, size_t bytes)
 {
   const char *d = (const char *)dest, *s = (const char *)src;
-  if (SHOAL_UNLIKELY(d != s && d < s + bytes && s < d + bytes)) {
-    if (shoal_gpu_block_tid() == 0)
-      printf("shoal: PE %d: error: %s: dest %p and source %p overlap but are not the same array\n",
-             SHOAL_STATE->my_pe, call, dest, src);
-#if defined(__CUDACC__)
-    __trap();
-#else
-    abort();
-#endif
-  }
+  if (SHOAL_UNLIKELY(d != s && d < s + bytes && s < d + bytes))
+    shoal_gpu_overlap_fail(call, dest, src, shoal_gpu_block_tid() == 0);
 }
 template <class T, class OP>
 __device__ inline void shoal_gpu_reduce_ll_block(shoal_team *t, T *dest, const T *src, size_t n)
@@ -572,16 +578,8 @@ __device__ inline int shmemx_broadcastmem_block(shmem_team_t team, void *dest, c
 {
   shoal_team *t = shoal_gpu_team_or_fail("shmemx_broadcastmem_block", team);
   unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
-  if (SHOAL_UNLIKELY(root < 0 || root >= t->size)) {
-    if (tid == 0)
-      printf("shoal: PE %d: error: shmemx_broadcastmem_block: PE_root %d is not a member of the team "
-             "(size %d)\n", SHOAL_STATE->my_pe, root, t->size);
-#if defined(__CUDACC__)
-    __trap();
-#else
-    abort();
-#endif
-  }
+  if (SHOAL_UNLIKELY(root < 0 || root >= t->size))
+    shoal_gpu_root_fail("shmemx_broadcastmem_block", root, t->size, tid == 0);
   if (shoal_gpu_ll_fits(t, nbytes) && shoal_gpu_ll_words(nbytes)) {
     shoal_gpu_broadcast_ll_block(t, dest, src, nbytes, root);
     return 0;

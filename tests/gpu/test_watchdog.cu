@@ -6,6 +6,7 @@
 // the messages.
 #include <shmem.h>
 #include <stdio.h>
+#include "gpu_test.h"   // the CUDA names on HIP
 
 __global__ void wait_forever(uint64_t *sig)
 {
