@@ -201,7 +201,9 @@ SHOAL_FN unsigned long long shoal_gpu_clock_ns(void)
 SHOAL_FN void shoal_backoff_wait(shoal_backoff *b)
 {
   unsigned n = b->spins++;
+#ifndef SHOAL_NO_WAIT_WATCHDOG   /* defined only by benchmarks measuring what the check costs */
   if (SHOAL_UNLIKELY((n & 4095u) == 4095u)) b->t0 = shoal_gpu_wait_check(b->addr, b->cmp, b->size, b->value, b->t0);
+#endif
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
   if (n > 4096) __nanosleep(32);
 #endif

@@ -20,7 +20,11 @@
 #else
 #include <shmem.h>
 #include <shmemx.h>
+#ifdef SHOAL_NO_WAIT_WATCHDOG
+#define IMPL "shoal-nowd"   /* the same code without the wait watchdog's check */
+#else
 #define IMPL "shoal"
+#endif
 #define MY_PE() shmem_my_pe()
 #define N_PES() shmem_n_pes()
 #define MALLOC(n) shmem_malloc(n)
