@@ -1,10 +1,11 @@
-/* alltoall: block p of my source goes to block me of PE p's dest, pushed in
+/* alltoall, for teams with members behind a transport (and the active
+ * sets): block p of my source goes to block me of PE p's dest, pushed in
  * the staggered order (me + i) % n after p says its dest is free.
  * Remotely written: dest. */
 #ifndef SHOAL_COLL_ALLTOALL_H
 #define SHOAL_COLL_ALLTOALL_H
 
-#include "coll.h"
+#include "push.h"
 
 SHOAL_FN void shoal_coll_alltoall(shoal_team *t, void *dest, const void *src, size_t bytes)
 {
@@ -20,6 +21,14 @@ SHOAL_FN void shoal_coll_alltoall(shoal_team *t, void *dest, const void *src, si
     shoal_coll_signal(t, p);
   }
   for (int i = 1; i < n; i++) shoal_coll_wait(t, (me + i) % n);   /* data */
+}
+
+/* Which alltoall: the lane push (collectives/push.h) when every member is
+ * mapped, else the puts above. */
+SHOAL_FN void shoal_coll_alltoall_pick(shoal_team *t, void *dest, const void *src, size_t bytes, const char *call)
+{
+  if (shoal_push_ok(t)) shoal_push_move_one(t, 2, dest, src, bytes, 0, call);
+  else shoal_coll_alltoall(t, dest, src, bytes);
 }
 
 #endif
