@@ -23,11 +23,11 @@ SHOAL_FN void shoal_coll_alltoall(shoal_team *t, void *dest, const void *src, si
   for (int i = 1; i < n; i++) shoal_coll_wait(t, (me + i) % n);   /* data */
 }
 
-/* Which alltoall: the lane push (collectives/push.h) when every member is
- * mapped, else the puts above. */
+/* Which alltoall: the lane push (collectives/push.h) for large blocks when
+ * every member is mapped, else the puts above. */
 SHOAL_FN void shoal_coll_alltoall_pick(shoal_team *t, void *dest, const void *src, size_t bytes, const char *call)
 {
-  if (shoal_push_ok(t)) shoal_push_move_one(t, 2, dest, src, bytes, 0, call);
+  if (bytes >= SHOAL_PUSH_CPU_MIN_BYTES && shoal_push_ok(t)) shoal_push_move_one(t, 2, dest, src, bytes, 0, call);
   else shoal_coll_alltoall(t, dest, src, bytes);
 }
 

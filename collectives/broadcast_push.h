@@ -30,15 +30,14 @@ SHOAL_FN void shoal_coll_broadcast_push(shoal_team *t, void *dest, const void *s
 }
 
 /* Which broadcast: into the pushbox when the message fits a slot; else,
- * from SHOAL_PUSH_BCAST_MIN bytes on a mapped team (1.5 semantics), the
+ * from SHOAL_PUSH_BCAST_MIN_BYTES on a mapped team (1.5 semantics), the
  * root's lane push (collectives/push.h); else every member pulls. */
-#define SHOAL_PUSH_BCAST_MIN 1
 SHOAL_FN void shoal_coll_broadcast_pick(shoal_team *t, void *dest, const void *src, size_t bytes,
                                         int root, int update_root, const char *call)
 {
   if (bytes <= shoal_pushbox_slot_bytes(t))
     shoal_coll_broadcast_push(t, dest, src, bytes, root, update_root);
-  else if (update_root && bytes >= SHOAL_PUSH_BCAST_MIN && shoal_push_ok(t))
+  else if (update_root && bytes >= SHOAL_PUSH_BCAST_MIN_BYTES && shoal_push_ok(t))
     shoal_push_move_one(t, 0, dest, src, bytes, root, call);
   else
     shoal_coll_broadcast(t, dest, src, bytes, root, update_root);

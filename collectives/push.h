@@ -79,13 +79,22 @@ SHOAL_FN void shoal_push_alltoall(const shoal_scope *s, shoal_team *t, char **pd
   shoal_scope_leave(s, t, call);
 }
 
-/* The CPU's team collectives push when every member is mapped.  Not the
- * active sets: they have no sync words of their own (they borrow the
+/* The CPU's team collectives may push when every member is mapped.  Not
+ * the active sets: they have no sync words of their own (they borrow the
  * world team's), so their lane counters would mix. */
 SHOAL_FN bool shoal_push_ok(const shoal_team *t)
 {
   return t->all_mapped && t->slot >= 0 && t->size <= SHOAL_SCOPE_MAX_PEERS;
 }
+
+/* From how many bytes (a member's block) the CPU's one-lane push beats the
+ * puts paced by pairwise signals (collectives/fcollect.h, alltoall.h):
+ * below, its two all-member meetings cost more than the pairwise
+ * handshakes (bench/coll, 4 PEs on 2 cores: 1.2-1.4x at 512 B-64 KB; at
+ * 1 MB the push is 0.7x).  Broadcast: the root's push against every member
+ * pulling in parallel, which wins on more cores until 512 KB here. */
+#define SHOAL_PUSH_CPU_MIN_BYTES (256u << 10)
+#define SHOAL_PUSH_BCAST_MIN_BYTES (512u << 10)
 
 /* which: 0 broadcast, 1 fcollect, 2 alltoall (the GPU's numbering). */
 SHOAL_FN void shoal_push_move(const shoal_scope *s, shoal_team *t, char **pd, int which, void *dest,

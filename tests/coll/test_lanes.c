@@ -5,7 +5,8 @@
  * a PE meeting before and after -- the way a GPU grid of k blocks runs
  * them.  Fresh random data every repetition, poisoned outputs, every byte
  * checked, odd sizes and misaligned buffers, a strided team, broadcast in
- * place, 100+ repetitions back to back (nobody resets a counter). */
+ * place, 100+ repetitions back to back (nobody resets a counter).  Then
+ * the public calls at a size where the library itself picks the push. */
 #include "coll_test.h"
 #include <pthread.h>
 #include <stdbool.h>
@@ -15,6 +16,9 @@ int shoalx_coll_move_lane(int which, shmem_team_t team, void *dest, const void *
 
 #define MAX_LANES 3
 #define MAX_BYTES 70001
+/* Through the public calls: a size at which the library picks the push
+ * (collectives/push.h: SHOAL_PUSH_CPU_MIN_BYTES, SHOAL_PUSH_BCAST_MIN_BYTES). */
+#define BIG_BYTES ((512u << 10) + 3)
 static const size_t lane_sizes[] = {1, 15, 16, 33, 4099, MAX_BYTES};
 #define N_LANE_SIZES (sizeof lane_sizes / sizeof lane_sizes[0])
 static const char *const which_name[3] = {"broadcast", "fcollect", "alltoall"};
@@ -52,8 +56,9 @@ static void prepare(struct run *r, int rep)
   unsigned salt = (unsigned)(rep * 7 + r->which * 131 + r->k * 977);
   size_t off = rep_offset(rep), b = r->bytes;
   unsigned char *s = src_buf + off, *d = dst_buf + off;
-  shoal_test_poison(dst_buf, buf_bytes);
-  shoal_test_poison(src_buf, buf_bytes);
+  size_t span = (r->which == 0 ? b : b * (size_t)n) + off + 16;   /* what the check reads */
+  shoal_test_poison(dst_buf, span);
+  shoal_test_poison(src_buf, span);
   size_t sbytes = r->which == 2 ? b * (size_t)n : b;
   for (size_t i = 0; i < sbytes; i++) s[i] = byte_of(wme, i, salt);
   (void)d;
@@ -83,6 +88,30 @@ static void check(struct run *r, int rep)
   for (size_t i = 0; i < off; i++) CHECK(base[i] == POISON_BYTE, "%s wrote before dest", which_name[r->which]);
   CHECK(base[off + dbytes] == POISON_BYTE, "%s %s k %d bytes %zu rep %d: wrote past the end",
         which_name[r->which], r->tname, r->k, b, rep);
+}
+
+/* The public calls at BIG_BYTES (one lane, the library's own scope). */
+static void run_api(shmem_team_t team, const char *tname)
+{
+  struct run r;
+  memset(&r, 0, sizeof r);
+  r.team = team;
+  r.tname = tname;
+  r.k = 1;
+  r.n = shmem_team_n_pes(team);
+  r.bytes = BIG_BYTES;
+  for (r.which = 0; r.which < 3; r.which++)
+    for (int rep = 0; rep < 4; rep++) {
+      prepare(&r, rep);
+      shmem_team_sync(team);
+      size_t off = rep_offset(rep);
+      unsigned char *s = src_buf + off, *d = (rep_in_place(r.which, rep) ? src_buf : dst_buf) + off;
+      int rc = r.which == 0 ? shmem_broadcastmem(team, d, s, r.bytes, rep_root(rep, r.n))
+               : r.which == 1 ? shmem_fcollectmem(team, d, s, r.bytes) : shmem_alltoallmem(team, d, s, r.bytes);
+      CHECK(rc == 0, "%s rc %d", which_name[r.which], rc);
+      check(&r, rep);
+      shmem_team_sync(team);
+    }
 }
 
 struct lane_arg {
@@ -136,7 +165,7 @@ START_TEST(test_lanes)
 {
   teams_make();
   int n = shmem_n_pes();
-  buf_bytes = (size_t)MAX_BYTES * (size_t)n + 64;
+  buf_bytes = (size_t)BIG_BYTES * (size_t)n + 64;
   src_buf = shmem_malloc(buf_bytes);
   dst_buf = shmem_malloc(buf_bytes);
   ck_assert_ptr_nonnull(src_buf);
@@ -151,6 +180,7 @@ START_TEST(test_lanes)
             size_t b = lane_sizes[si];
             run_lanes(t, team_name[tlist[ti]], which, k, b, b > 4099 ? 12 : b == 33 ? 120 : 24);
           }
+      if (t != SHMEM_TEAM_INVALID && k == 1) run_api(t, team_name[tlist[ti]]);
       shmem_barrier_all();
     }
   shmem_free(src_buf);
