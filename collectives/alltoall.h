@@ -1,11 +1,10 @@
-/* alltoall, for teams with members behind a transport (and the active
- * sets): block p of my source goes to block me of PE p's dest, pushed in
+/* alltoall: block p of my source goes to block me of PE p's dest, pushed in
  * the staggered order (me + i) % n after p says its dest is free.
  * Remotely written: dest. */
 #ifndef SHOAL_COLL_ALLTOALL_H
 #define SHOAL_COLL_ALLTOALL_H
 
-#include "push.h"
+#include "coll.h"
 
 SHOAL_FN void shoal_coll_alltoall(shoal_team *t, void *dest, const void *src, size_t bytes)
 {
@@ -23,12 +22,15 @@ SHOAL_FN void shoal_coll_alltoall(shoal_team *t, void *dest, const void *src, si
   for (int i = 1; i < n; i++) shoal_coll_wait(t, (me + i) % n);   /* data */
 }
 
-/* Which alltoall: the lane push (collectives/push.h) for large blocks when
- * every member is mapped, else the puts above. */
+/* Which alltoall: on the CPU always the puts above.  The lane push
+ * (collectives/push.h, the GPU grid's alltoall) stores each byte once as
+ * these puts do -- there is no unit to load once for several members --
+ * and its two all-member meetings cost more than the pairwise handshakes
+ * (bench/coll, 4 PEs on 2 cores: 1.2-1.5x at 16 KB-1 MB). */
 SHOAL_FN void shoal_coll_alltoall_pick(shoal_team *t, void *dest, const void *src, size_t bytes, const char *call)
 {
-  if (bytes >= SHOAL_PUSH_CPU_MIN_BYTES && shoal_push_ok(t)) shoal_push_move_one(t, 2, dest, src, bytes, 0, call);
-  else shoal_coll_alltoall(t, dest, src, bytes);
+  (void)call;
+  shoal_coll_alltoall(t, dest, src, bytes);
 }
 
 #endif

@@ -12,7 +12,8 @@
  *   4. meeting: every share has landed everywhere.
  * Every member must be reachable by load/store (t->all_mapped; a GPU's
  * peers within SHOAL_SCOPE_MAX_PEERS).  Remotely written: dest.
- * Callers: the CPU's team collectives (collectives/api_coll.c, one lane),
+ * Callers: the CPU's team fcollect and broadcast (one lane, large
+ * messages; collectives/fcollect.h, broadcast_push.h pick),
  * the GPU's grid collectives (<shoal/gpu_grid.h>, a lane per block), and
  * tests/coll/test_lanes (k CPU threads as k lanes). */
 #ifndef SHOAL_COLL_PUSH_H
@@ -88,7 +89,7 @@ SHOAL_FN bool shoal_push_ok(const shoal_team *t)
 }
 
 /* From how many bytes (a member's block) the CPU's one-lane push beats the
- * puts paced by pairwise signals (collectives/fcollect.h, alltoall.h):
+ * puts paced by pairwise signals (collectives/fcollect.h):
  * below, its two all-member meetings cost more than the pairwise
  * handshakes (bench/coll, 4 PEs on 2 cores: 1.2-1.4x at 512 B-64 KB; at
  * 1 MB the push is 0.7x).  Broadcast: the root's push against every member
