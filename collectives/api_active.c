@@ -60,7 +60,7 @@ static void broadcast_as(const char *call, void *dest, const void *source, size_
   coll_need_sym(call, "source", source, bytes);
   /* in place (dest == source) is fine: the root's dest is not written */
   coll_no_partial_overlap(call, dest, bytes, source, bytes, true);
-  shoal_coll_broadcast_pick(t, dest, source, bytes, root, 0);   /* 1.4: root's dest untouched */
+  shoal_coll_broadcast_pick(t, dest, source, bytes, root, 0, call);   /* 1.4: root's dest untouched */
 }
 
 static void fcollect_as(const char *call, void *dest, const void *source, size_t nelems, size_t es,

@@ -32,7 +32,7 @@ static int coll_broadcast(const char *call, shmem_team_t team, void *dest, const
    * does not pass or fail by message size */
   coll_need_sym(call, "source", source, bytes);
   coll_no_partial_overlap(call, dest, bytes, source, bytes, true);
-  shoal_coll_broadcast_pick(team, dest, source, bytes, root, 1);
+  shoal_coll_broadcast_pick(team, dest, source, bytes, root, 1, call);
   return 0;
 }
 
@@ -49,7 +49,7 @@ static int coll_fcollect(const char *call, shmem_team_t team, void *dest, const 
   }
   coll_need_sym(call, "dest", dest, bytes * (size_t)team->size);
   coll_no_partial_overlap(call, dest, bytes * (size_t)team->size, source, bytes, false);
-  shoal_coll_fcollect(team, dest, source, bytes);
+  shoal_coll_fcollect_pick(team, dest, source, bytes, call);
   return 0;
 }
 
@@ -81,7 +81,7 @@ static int coll_alltoall(const char *call, shmem_team_t team, void *dest, const 
   }
   coll_need_sym(call, "dest", dest, all);
   coll_no_partial_overlap(call, dest, all, source, all, false);
-  shoal_coll_alltoall(team, dest, source, bytes);
+  shoal_coll_alltoall_pick(team, dest, source, bytes, call);
   return 0;
 }
 
@@ -138,3 +138,29 @@ int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdif
                             ptrdiff_t sst, size_t nelems) \
   { return coll_alltoalls("shmem_" #N "_alltoalls", team, dest, source, dst, sst, nelems, sizeof(T)); }
 SHOAL_RMA_TYPES(SHOAL_COLL_API)
+
+/* For tests/coll/test_lanes (not a public API): run the lane push of
+ * collectives/push.h as lane `lane` of `nlanes` on this PE, one CPU
+ * thread per lane, the way a GPU grid runs it with a block per lane.
+ * which: 0 broadcast, 1 fcollect, 2 alltoall.  Every PE must run the same
+ * nlanes; the threads of a PE call it concurrently. */
+SHOAL_API int shoalx_coll_move_lane(int which, shmem_team_t team, void *dest, const void *source, size_t bytes,
+                                    int root, int lane, int nlanes)
+{
+  const char *call = "shoalx_coll_move_lane";
+  if (!shoal_team_handle_ok(call, team)) return -1;
+  if (team->my_pe < 0) shoal_error(call, "this PE (%d) is not a member of argument 'team'", shoal_dstate.my_pe);
+  if (which < 0 || which > 2) shoal_error(call, "argument 'which' = %d must be 0, 1 or 2", which);
+  if (nlanes < 1 || nlanes > SHOAL_GRID_MAX_BLOCKS)
+    shoal_error(call, "argument 'nlanes' = %d must be in [1, %d]", nlanes, SHOAL_GRID_MAX_BLOCKS);
+  if (lane < 0 || lane >= nlanes) shoal_error(call, "argument 'lane' = %d must be in [0, %d)", lane, nlanes);
+  if (which == 0 && (root < 0 || root >= team->size))
+    shoal_error(call, "argument 'root' = %d is out of range: the team has PEs 0..%d", root, team->size - 1);
+  if (!shoal_push_ok(team))
+    shoal_error(call, "argument 'team': every member must be reachable by load/store (at most %d)",
+                SHOAL_SCOPE_MAX_PEERS);
+  shoal_scope s = shoal_scope_make(0, 1, (unsigned)lane, (unsigned)nlanes, 1);
+  char *pd[SHOAL_SCOPE_MAX_PEERS];
+  shoal_push_move(&s, team, pd, which, dest, source, bytes, root, call);
+  return 0;
+}

@@ -8,6 +8,7 @@
 #define SHOAL_COLL_BROADCAST_PUSH_H
 
 #include "broadcast.h"
+#include "push.h"
 
 SHOAL_FN void shoal_coll_broadcast_push(shoal_team *t, void *dest, const void *src, size_t bytes,
                                         int root, int update_root)
@@ -28,12 +29,16 @@ SHOAL_FN void shoal_coll_broadcast_push(shoal_team *t, void *dest, const void *s
   shoal_coll_credit_give(t, root);
 }
 
-/* Push when the message fits a pushbox slot, else every member pulls. */
+/* Which broadcast: into the pushbox when the message fits a slot; else,
+ * from SHOAL_PUSH_BCAST_MIN_BYTES on a mapped team (1.5 semantics), the
+ * root's lane push (collectives/push.h); else every member pulls. */
 SHOAL_FN void shoal_coll_broadcast_pick(shoal_team *t, void *dest, const void *src, size_t bytes,
-                                        int root, int update_root)
+                                        int root, int update_root, const char *call)
 {
   if (bytes <= shoal_pushbox_slot_bytes(t))
     shoal_coll_broadcast_push(t, dest, src, bytes, root, update_root);
+  else if (update_root && bytes >= SHOAL_PUSH_BCAST_MIN_BYTES && shoal_push_ok(t))
+    shoal_push_move_one(t, 0, dest, src, bytes, root, call);
   else
     shoal_coll_broadcast(t, dest, src, bytes, root, update_root);
 }

@@ -1,4 +1,5 @@
-/* fcollect (all-gather of equal blocks): every member pushes its block to
+/* fcollect (all-gather of equal blocks), for teams with members behind a
+ * transport (and the active sets): every member puts its block to
  * every member's dest, in the staggered order (me + i) % n so that all PEs
  * do not write to the same peer at once (Iris Gluon all-gather).
  *
@@ -8,7 +9,7 @@
 #ifndef SHOAL_COLL_FCOLLECT_H
 #define SHOAL_COLL_FCOLLECT_H
 
-#include "coll.h"
+#include "push.h"
 
 SHOAL_FN void shoal_coll_fcollect(shoal_team *t, void *dest, const void *src, size_t bytes)
 {
@@ -23,6 +24,14 @@ SHOAL_FN void shoal_coll_fcollect(shoal_team *t, void *dest, const void *src, si
     shoal_coll_signal(t, p);
   }
   for (int i = 1; i < n; i++) shoal_coll_wait(t, (me + i) % n);   /* data */
+}
+
+/* Which fcollect: the lane push (collectives/push.h) for large blocks when
+ * every member is mapped, else the puts above. */
+SHOAL_FN void shoal_coll_fcollect_pick(shoal_team *t, void *dest, const void *src, size_t bytes, const char *call)
+{
+  if (bytes >= SHOAL_PUSH_CPU_MIN_BYTES && shoal_push_ok(t)) shoal_push_move_one(t, 1, dest, src, bytes, 0, call);
+  else shoal_coll_fcollect(t, dest, src, bytes);
 }
 
 #endif

@@ -26,9 +26,11 @@ static double now_us(void)
   return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
 }
 
-enum { T_BARRIER, T_BCAST, T_FCOLLECT, T_ALLTOALL, T_SUM, T_SUM_TEAM, T_BCAST_TEAM, N_TESTS };
+enum { T_BARRIER, T_BCAST, T_FCOLLECT, T_ALLTOALL, T_SUM, T_SUM_TEAM, T_BCAST_TEAM, T_FCOLLECT_TEAM,
+       T_ALLTOALL_TEAM, N_TESTS };
 static const char *const names[N_TESTS] = {"barrier_all", "broadcast64", "fcollect64", "alltoall64",
-                                           "long_sum_to_all", "long_sum_reduce", "broadcastmem"};
+                                           "long_sum_to_all", "long_sum_reduce", "broadcastmem",
+                                           "fcollectmem", "alltoallmem"};
 
 /* Two pSync and pWrk sets, alternated, as 1.4 asks for back-to-back calls. */
 static long psync[2][SHMEM_REDUCE_SYNC_SIZE > SHMEM_BCAST_SYNC_SIZE ? SHMEM_REDUCE_SYNC_SIZE
@@ -55,6 +57,8 @@ static void run(int test, size_t bytes, long iters)
 #ifdef SHOAL_TYPES_H
     case T_SUM_TEAM: shmem_long_sum_reduce(SHMEM_TEAM_WORLD, (long *)dst, (long *)src, n64); break;
     case T_BCAST_TEAM: shmem_broadcastmem(SHMEM_TEAM_WORLD, dst, src, bytes, 0); break;
+    case T_FCOLLECT_TEAM: shmem_fcollectmem(SHMEM_TEAM_WORLD, dst, src, bytes); break;
+    case T_ALLTOALL_TEAM: shmem_alltoallmem(SHMEM_TEAM_WORLD, dst, src, bytes); break;
 #endif
     default: break;
     }
@@ -65,7 +69,8 @@ static void run(int test, size_t bytes, long iters)
  * big messages.  The same on every PE (a collective). */
 static long iters_for(int test, size_t bytes)
 {
-  size_t moved = bytes * (test == T_FCOLLECT || test == T_ALLTOALL ? (size_t)npes : 1);
+  int per_pe = test == T_FCOLLECT || test == T_ALLTOALL || test == T_FCOLLECT_TEAM || test == T_ALLTOALL_TEAM;
+  size_t moved = bytes * (per_pe ? (size_t)npes : 1);
   long n = (long)((64u << 20) / (moved + 256));
   if (n > 2000) n = 2000;
   if (n < 10) n = 10;

@@ -18,11 +18,18 @@
  * b meets its peers again, grid barrier (every share of every member has
  * landed, and nobody reads my source any more).
  *
+ * The meetings and the data movers are the shared algorithms of
+ * collectives/scope.h and collectives/push.h at grid scope (a lane per
+ * block); what is here picks an algorithm and runs the reductions.
+ *
  * Small messages (what fits the LL pushbox), teams the grid algorithms
  * cannot address directly and sources outside the symmetric heap run the
  * block algorithm (<shoal/gpu_x.h>) on block 0 between two grid barriers. */
 #ifndef SHOAL_GPU_GRID_H
 #define SHOAL_GPU_GRID_H
+
+#include <shoal/collectives/push.h>
+static_assert(SHOAL_GPU_MAX_FAST_PEERS <= SHOAL_SCOPE_MAX_PEERS, "a lane's pd holds every fast peer");
 
 __device__ inline unsigned shoal_grid_nblocks(void) { return gridDim.x * gridDim.y * gridDim.z; }
 __device__ inline unsigned shoal_grid_block(void)
@@ -38,114 +45,22 @@ struct shoal_gpu_grid_scope {
   __device__ static size_t size(void) { return (size_t)shoal_grid_nblocks() * shoal_gpu_block_size(); }
 };
 
-/* Nanoseconds, for the watchdog of the grid's waits. */
-__device__ inline uint64_t shoal_gpu_ns(void)
+/* The grid as an execution scope (collectives/scope.h): a lane per block.
+ * local: the blocks of this PE meet at entry and exit (in a user's kernel);
+ * a kernel launched for an _on_stream call starts after the stream's
+ * earlier work and ends with all of its blocks, so it meets only the peers. */
+__device__ inline shoal_scope shoal_grid_scope(bool local)
 {
-#if defined(__CUDACC__)
-  uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-#elif defined(__HIP_DEVICE_COMPILE__)
-  return (uint64_t)wall_clock64() * 10;   /* the 100 MHz constant clock of CDNA */
-#else
-  return 0;   /* hipcc's host pass: never called there */
-#endif
-}
-#define SHOAL_GRID_TIMEOUT_NS 20000000000ull
-
-SHOAL_COLD_FN void shoal_grid_stuck(const char *call, const char *who)
-{
-  printf("shoal: PE %d: error: %s: %s did not arrive within 20 s; a grid collective needs every block of "
-         "the grid resident at once (size the grid with shmemx_grid_max_blocks), the same grid size "
-         "on every PE, and every PE calling the same collectives\n", SHOAL_STATE->my_pe, call, who);
-  shoal_gpu_trap();
-}
-/* Spin until *p >= v (ge) or *p != v (!ge), acquire; trap after the timeout. */
-__device__ inline void shoal_grid_wait(const uint64_t *p, uint64_t v, bool ge, const char *call, const char *who)
-{
-  uint64_t t0 = 0;
-  shoal_backoff b = SHOAL_BACKOFF_INIT;
-  for (;;) {
-    uint64_t x = shoal_load_acquire(p);
-    if (ge ? x >= v : x != v) return;
-    shoal_backoff_wait(&b);
-    if ((b.spins & 4095) == 0) {
-      uint64_t now = shoal_gpu_ns();
-      if (!t0) t0 = now;
-      else if (now - t0 > SHOAL_GRID_TIMEOUT_NS) shoal_grid_stuck(call, who);
-    }
-  }
-}
-
-__device__ inline uint64_t *shoal_grid_words(const shoal_team *t) { return t->sync + SHOAL_SYNC_GRID(t->n_world); }
-
-/* Orders this thread's memory accesses for the other threads of the GPU:
- * the grid barrier needs no more (a meeting with the peers after it
- * fences at system scope, and causality carries the other blocks' writes). */
-__device__ inline void shoal_gpu_fence_device(void)
-{
-#if defined(__CUDACC__)
-  cuda::atomic_thread_fence(cuda::memory_order_acq_rel, cuda::thread_scope_device);
-#else
-  __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "agent");
-#endif
+  return shoal_scope_make(shoal_gpu_block_tid(), shoal_gpu_block_size(), shoal_grid_block(), shoal_grid_nblocks(),
+                          local);
 }
 
 /* Every block of this PE's grid has arrived; what each wrote before is
  * visible to all (and to the peers: system-scope fences). */
 __device__ inline void shoal_grid_sync_local(shoal_team *t, const char *call)
 {
-  __syncthreads();
-  unsigned nb = shoal_grid_nblocks();
-  if (shoal_gpu_block_tid() == 0 && nb > 1) {
-    uint64_t *g = shoal_grid_words(t);
-    shoal_gpu_fence_device();
-    uint64_t gen = shoal_load_acquire(&g[SHOAL_GRID_GEN]);   /* cannot move before I arrive */
-    uint64_t old = shoal_fetch_add(&g[SHOAL_GRID_COUNT], 1);
-    if (old + 1 == nb) {
-      shoal_gpu_fence_device();
-      shoal_store_relaxed(&g[SHOAL_GRID_COUNT], 0);
-      shoal_store_release(&g[SHOAL_GRID_GEN], gen + 1);
-    } else {
-      shoal_grid_wait(&g[SHOAL_GRID_GEN], gen, false, call, "a block of this PE's grid");
-    }
-    shoal_gpu_fence_device();
-  }
-  __syncthreads();
-}
-
-SHOAL_COLD_FN void shoal_grid_size_differs(const char *call, unsigned nb, int pe, unsigned theirs)
-{
-  printf("shoal: PE %d: error: %s: this grid has %u blocks, PE %d's has %u: every PE must launch the same grid\n",
-         SHOAL_STATE->my_pe, call, nb, pe, theirs);
-  shoal_gpu_trap();
-}
-/* Thread 0 of block b: meet block b of every other member. */
-__device__ inline void shoal_grid_sync_peers(shoal_team *t, const char *call)
-{
-  int n = t->size, me = t->my_pe;
-  if (n <= 1) return;
-  uint64_t *g = shoal_grid_words(t);
-  unsigned b = shoal_grid_block(), nb = shoal_grid_nblocks();
-  uint64_t *arrivals = &g[SHOAL_GRID_BLOCK0 + 2 * (size_t)b];
-  uint64_t e = arrivals[1] + 1;   /* only this thread writes it */
-  arrivals[1] = e;
-  if (b == 0) shoal_store_relaxed(&g[SHOAL_GRID_TAG], e << 32 | nb);
-  shoal_fence_system();
-  for (int k = 1; k < n; k++) {
-    int pe = shoal_team_world_pe(t, (me + k) % n);
-    uint64_t *r = (uint64_t *)shoal_dev_ptr(arrivals, pe);
-    if (SHOAL_UNLIKELY(!r)) shoal_gpu_fail(call, arrivals, pe);
-    (void)shoal_fetch_add(r, 1);
-  }
-  shoal_grid_wait(arrivals, e * (uint64_t)(n - 1), true, call, "the same block of another PE");
-  shoal_fence_system();
-  if (b == 0)   /* a peer whose grid differs: its tag of this meeting names its size */
-    for (int k = 1; k < n; k++) {
-      int pe = shoal_team_world_pe(t, (me + k) % n);
-      uint64_t v = shoal_load_relaxed((const uint64_t *)shoal_dev_ptr(&g[SHOAL_GRID_TAG], pe));
-      if (SHOAL_UNLIKELY(v >> 32 == e && (uint32_t)v != nb)) shoal_grid_size_differs(call, nb, pe, (unsigned)v);
-    }
+  shoal_scope s = shoal_grid_scope(true);
+  shoal_scope_sync_local(&s, t, call);
 }
 
 SHOAL_COLD_FN void shoal_grid_too_big(const char *call, unsigned nb, bool say)
@@ -161,21 +76,16 @@ __device__ inline void shoal_grid_check(const char *call)
   if (SHOAL_UNLIKELY(nb > SHOAL_GRID_MAX_BLOCKS)) shoal_grid_too_big(call, nb, shoal_grid_block() == 0 && shoal_gpu_block_tid() == 0);
 }
 /* Sources ready and destinations free on every member. */
-/* local: meet this PE's other blocks too (in a user's kernel); a kernel
- * launched for an _on_stream call starts after the stream's earlier work
- * and ends with all of its blocks, so it meets only the peers. */
 __device__ inline void shoal_grid_enter(shoal_team *t, const char *call, bool local)
 {
-  if (local) shoal_grid_sync_local(t, call);
-  if (shoal_gpu_block_tid() == 0) shoal_grid_sync_peers(t, call);
-  __syncthreads();
+  shoal_scope s = shoal_grid_scope(local);
+  shoal_scope_enter(&s, t, call);
 }
 /* Every share has landed everywhere, and nobody reads my source any more. */
 __device__ inline void shoal_grid_leave(shoal_team *t, const char *call, bool local)
 {
-  __syncthreads();
-  if (shoal_gpu_block_tid() == 0) shoal_grid_sync_peers(t, call);
-  if (local) shoal_grid_sync_local(t, call);
+  shoal_scope s = shoal_grid_scope(local);
+  shoal_scope_leave(&s, t, call);
 }
 
 /* ---- which algorithm: one function per collective, thresholds here ---- */
@@ -240,8 +150,7 @@ __device__ inline void shoal_grid_check_overlap(const char *call, const void *de
 /* The share [lo, hi) of `units` that chunk c of `chunks` owns. */
 __device__ inline void shoal_grid_share(size_t units, size_t c, size_t chunks, size_t *lo, size_t *hi)
 {
-  *lo = units * c / chunks;
-  *hi = units * (c + 1) / chunks;
+  shoal_scope_share(units, c, chunks, lo, hi);
 }
 
 /* ---- all-reduce ------------------------------------------------------------ */
@@ -377,59 +286,14 @@ __device__ inline void shoal_grid_reduce_scatter(const char *call, shmem_team_t 
   shoal_grid_leave(t, call, local);
 }
 
-/* ---- data movers ------------------------------------------------------------ */
-/* Block b's share of nbytes, in 16-byte units. */
-__device__ inline void shoal_grid_byte_share(size_t nbytes, size_t *lo, size_t *hi)
-{
-  size_t units = (nbytes + 15) / 16;
-  shoal_grid_share(units, shoal_grid_block(), shoal_grid_nblocks(), lo, hi);
-  *lo = *lo * 16 < nbytes ? *lo * 16 : nbytes;
-  *hi = *hi * 16 < nbytes ? *hi * 16 : nbytes;
-}
-
-/* The traffic-shaped all-gather (Iris Gluon): block b loads its share of
- * src once and stores each 16-byte vector to every member (dst[q] + off,
- * bases hoisted into shared memory), in the staggered order me + 1, ...,
- * so that the members do not all write to the same peer at once. */
-__device__ inline void shoal_grid_push_all(shoal_team *t, char *const *dst, const char *src, size_t nbytes)
-{
-  int np = t->size, me = t->my_pe;
-  unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
-  size_t lo, hi;
-  shoal_grid_byte_share(nbytes, &lo, &hi);
-  uintptr_t a = (uintptr_t)src;
-  for (int q = 0; q < np; q++) a |= (uintptr_t)dst[q];
-  if ((a & 15) == 0) {
-    size_t vlo = lo / 16, vhi = hi / 16;
-    const uint4 *s = (const uint4 *)src;
-    size_t i = vlo + tid;
-    for (; i + nt < vhi; i += 2 * (size_t)nt) {   /* two loads in flight */
-      uint4 x = s[i], y = s[i + nt];
-      for (int k = 1; k <= np; k++) {
-        uint4 *d = (uint4 *)dst[(me + k) % np];
-        d[i] = x;
-        d[i + nt] = y;
-      }
-    }
-    for (; i < vhi; i += nt) {
-      uint4 x = s[i];
-      for (int k = 1; k <= np; k++) ((uint4 *)dst[(me + k) % np])[i] = x;
-    }
-    for (size_t j = vhi * 16 + tid; j < hi; j += nt)   /* a last partial vector */
-      for (int k = 1; k <= np; k++) dst[(me + k) % np][j] = src[j];
-    return;
-  }
-  for (int k = 1; k <= np; k++)
-    shoal_gpu_copy_coop(dst[(me + k) % np] + lo, src + lo, hi - lo, tid, nt);
-}
-
+/* ---- data movers: collectives/push.h at grid scope ------------------------ */
 /* which: 0 broadcast, 1 fcollect, 2 alltoall. */
 __device__ inline int shoal_grid_move(const char *call, int which, shmem_team_t team, void *dest, const void *src,
                                       size_t nbytes, int root, bool local = true)
 {
   shoal_grid_check(call);
   shoal_team *t = shoal_gpu_team_or_fail(call, team);
-  int np = t->size, me = t->my_pe;
+  int np = t->size;
   if (which == 0 && SHOAL_UNLIKELY(root < 0 || root >= np))
     shoal_gpu_root_fail(call, root, np, shoal_grid_block() == 0 && shoal_gpu_block_tid() == 0);
   if (shoal_grid_pick_move(t, nbytes) == SHOAL_GRID_ON_BLOCK0) {
@@ -442,25 +306,8 @@ __device__ inline int shoal_grid_move(const char *call, int which, shmem_team_t 
     return rc;
   }
   __shared__ char *pd[SHOAL_GPU_MAX_FAST_PEERS];
-  shoal_grid_peers(t, pd, dest, call);
-  __syncthreads();
-  if (which != 0 && shoal_gpu_block_tid() == 0)
-    for (int q = 0; q < np; q++) pd[q] += (size_t)me * nbytes;
-  shoal_grid_enter(t, call, local);
-  if (which == 0) {
-    if (me == root) shoal_grid_push_all(t, pd, (const char *)src, nbytes);
-  } else if (which == 1) {
-    shoal_grid_push_all(t, pd, (const char *)src, nbytes);
-  } else {
-    size_t lo, hi;
-    shoal_grid_byte_share(nbytes, &lo, &hi);
-    for (int k = 1; k <= np; k++) {
-      int q = (me + k) % np;
-      shoal_gpu_copy_coop(pd[q] + lo, (const char *)src + (size_t)q * nbytes + lo, hi - lo, shoal_gpu_block_tid(),
-                          shoal_gpu_block_size());
-    }
-  }
-  shoal_grid_leave(t, call, local);
+  shoal_scope s = shoal_grid_scope(local);
+  shoal_push_move(&s, t, pd, which, dest, src, nbytes, root, call);
   return 0;
 }
 

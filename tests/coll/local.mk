@@ -34,3 +34,12 @@ TESTS += tests/coll/active.sh
 EXTRA_DIST += tests/coll/active.sh
 TESTS += tests/coll/man.sh
 EXTRA_DIST += tests/coll/man.sh
+# The lane algorithms (collectives/push.h) with k CPU threads per PE as k
+# lanes, like a GPU grid of k blocks.
+check_PROGRAMS += tests/coll/test_lanes
+tests_coll_test_lanes_SOURCES = tests/coll/test_lanes.c tests/coll/coll_test.h
+tests_coll_test_lanes_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_coll_test_lanes_CFLAGS = $(AM_CFLAGS) -pthread
+tests_coll_test_lanes_LDADD = $(TEST_LDADD) -lpthread
+TESTS += tests/coll/lanes.sh
+EXTRA_DIST += tests/coll/lanes.sh

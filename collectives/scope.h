@@ -1,0 +1,284 @@
+/* An execution scope: who runs a collective algorithm together and how
+ * they meet, written once for the CPU (C11) and the GPU (CUDA/HIP).
+ *
+ *  - threads: thread tid of nthreads of a lane; they split the lane's work.
+ *  - lanes: lane b of nlanes (on every PE the same nlanes) owns its share
+ *    of the data and its own arrival counter (teams/team.h,
+ *    SHOAL_GRID_BLOCK0 + 2 b); lane b meets only lane b of the other
+ *    members.  At grid scope a lane is a GPU block; otherwise the whole
+ *    scope is one lane (the CPU's collectives: one lane of one thread).
+ *  - meetings: the threads of a lane (CPU: one thread, nothing; GPU:
+ *    __syncthreads), the lanes of this PE (the grid barrier: a count and a
+ *    generation per team, the last to arrive starts the next one), and
+ *    lane b with lane b of the peers (per-lane counters: each adds 1 on
+ *    every peer and waits for its own arrivals x (size - 1)).
+ * Counters only grow and nobody resets them, so a captured graph replays
+ * the same code, and a member that runs ahead cannot be mistaken.
+ *
+ * tests/coll/test_lanes runs k CPU threads per PE as k lanes, like a grid
+ * of k blocks.  On the GPU this file is included by <shoal/gpu_grid.h>
+ * (it uses the cooperative copies of <shoal/gpu_x.h>). */
+#ifndef SHOAL_COLL_SCOPE_H
+#define SHOAL_COLL_SCOPE_H
+
+#include "coll.h"
+
+typedef struct shoal_scope {
+  unsigned tid, nthreads;   /* this thread among its lane's */
+  unsigned lane, nlanes;    /* this lane among this PE's */
+  int local;                /* the lanes of this PE meet at entry and exit */
+} shoal_scope;
+
+SHOAL_FN shoal_scope shoal_scope_make(unsigned tid, unsigned nthreads, unsigned lane, unsigned nlanes, int local)
+{
+  shoal_scope s;
+  s.tid = tid;
+  s.nthreads = nthreads;
+  s.lane = lane;
+  s.nlanes = nlanes;
+  s.local = local;
+  return s;
+}
+
+/* ---- what differs between targets ----------------------------------------- */
+#if SHOAL_TARGET_GPU
+/* A lane is a block. */
+SHOAL_FN void shoal_scope_sync_lane(const shoal_scope *s)
+{
+  (void)s;
+  __syncthreads();
+}
+
+/* Nanoseconds, for the watchdog of the lanes' waits. */
+SHOAL_FN uint64_t shoal_gpu_ns(void)
+{
+#if defined(__CUDACC__)
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+#elif defined(__HIP_DEVICE_COMPILE__)
+  return (uint64_t)wall_clock64() * 10;   /* the 100 MHz constant clock of CDNA */
+#else
+  return 0;   /* hipcc's host pass: never called there */
+#endif
+}
+#define SHOAL_GRID_TIMEOUT_NS 20000000000ull
+
+SHOAL_COLD_FN void shoal_grid_stuck(const char *call, const char *who)
+{
+  printf("shoal: PE %d: error: %s: %s did not arrive within 20 s; a grid collective needs every block of "
+         "the grid resident at once (size the grid with shmemx_grid_max_blocks), the same grid size "
+         "on every PE, and every PE calling the same collectives\n", SHOAL_STATE->my_pe, call, who);
+  shoal_gpu_trap();
+}
+/* Spin until *p >= v (ge) or *p != v (!ge), acquire; trap after the timeout. */
+SHOAL_FN void shoal_scope_wait(const uint64_t *p, uint64_t v, bool ge, const char *call, const char *who)
+{
+  uint64_t t0 = 0;
+  shoal_backoff b = SHOAL_BACKOFF_INIT;
+  for (;;) {
+    uint64_t x = shoal_load_acquire(p);
+    if (ge ? x >= v : x != v) return;
+    shoal_backoff_wait(&b);
+    if ((b.spins & 4095) == 0) {
+      uint64_t now = shoal_gpu_ns();
+      if (!t0) t0 = now;
+      else if (now - t0 > SHOAL_GRID_TIMEOUT_NS) shoal_grid_stuck(call, who);
+    }
+  }
+}
+
+/* Orders this thread's memory accesses for the other threads of the GPU:
+ * the grid barrier needs no more (a meeting with the peers after it fences
+ * at system scope, and causality carries the other blocks' writes). */
+SHOAL_FN void shoal_scope_fence_local(void)
+{
+#if defined(__CUDACC__)
+  cuda::atomic_thread_fence(cuda::memory_order_acq_rel, cuda::thread_scope_device);
+#else
+  __builtin_amdgcn_fence(__ATOMIC_ACQ_REL, "agent");
+#endif
+}
+
+SHOAL_COLD_FN void shoal_scope_lanes_differ(const char *call, unsigned nl, int pe, unsigned theirs)
+{
+  printf("shoal: PE %d: error: %s: this grid has %u blocks, PE %d's has %u: every PE must launch the same grid\n",
+         SHOAL_STATE->my_pe, call, nl, pe, theirs);
+  shoal_gpu_trap();
+}
+SHOAL_FN void shoal_scope_unmapped(const char *call, const void *addr, int pe) { shoal_gpu_fail(call, addr, pe); }
+
+/* Stores src[lo, hi) at dst[q] + [lo, hi) for every team PE q, in the
+ * staggered order me + 1, ..., me + np: each 16-byte vector loaded once,
+ * two loads in flight per thread (Iris Gluon all-gather). */
+SHOAL_FN void shoal_scope_push(const shoal_scope *s, char *const *dst, int np, int me, const char *src,
+                               size_t lo, size_t hi)
+{
+  unsigned tid = s->tid, nt = s->nthreads;
+  uintptr_t a = (uintptr_t)src;
+  for (int q = 0; q < np; q++) a |= (uintptr_t)dst[q];
+  if ((a & 15) == 0) {
+    size_t vlo = lo / 16, vhi = hi / 16;
+    const uint4 *v = (const uint4 *)src;
+    size_t i = vlo + tid;
+    for (; i + nt < vhi; i += 2 * (size_t)nt) {   /* two loads in flight */
+      uint4 x = v[i], y = v[i + nt];
+      for (int k = 1; k <= np; k++) {
+        uint4 *d = (uint4 *)dst[(me + k) % np];
+        d[i] = x;
+        d[i + nt] = y;
+      }
+    }
+    for (; i < vhi; i += nt) {
+      uint4 x = v[i];
+      for (int k = 1; k <= np; k++) ((uint4 *)dst[(me + k) % np])[i] = x;
+    }
+    for (size_t j = vhi * 16 + tid; j < hi; j += nt)   /* a last partial vector */
+      for (int k = 1; k <= np; k++) dst[(me + k) % np][j] = src[j];
+    return;
+  }
+  for (int k = 1; k <= np; k++) shoal_gpu_copy_coop(dst[(me + k) % np] + lo, src + lo, hi - lo, tid, nt);
+}
+
+/* n bytes by the threads of the lane. */
+SHOAL_FN void shoal_scope_copy(const shoal_scope *s, void *d, const void *src, size_t n)
+{
+  shoal_gpu_copy_coop(d, src, n, s->tid, s->nthreads);
+}
+
+#else /* CPU */
+SHOAL_HIDDEN _Noreturn void shoal_error(const char *call, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* A CPU lane is one thread. */
+SHOAL_FN void shoal_scope_sync_lane(const shoal_scope *s) { (void)s; }
+
+/* Back off and yield while waiting (the runtime's watchdog names a wait
+ * that never ends). */
+SHOAL_FN void shoal_scope_wait(const uint64_t *p, uint64_t v, bool ge, const char *call, const char *who)
+{
+  (void)call;
+  (void)who;
+  shoal_dev_uint64_wait_until(p, ge ? SHMEM_CMP_GE : SHMEM_CMP_NE, v);
+}
+
+SHOAL_FN void shoal_scope_fence_local(void) { shoal_fence_system(); }
+
+SHOAL_COLD_FN void shoal_scope_lanes_differ(const char *call, unsigned nl, int pe, unsigned theirs)
+{
+  shoal_error(call, "this PE runs %u lanes, PE %d runs %u: every PE must run the same number", nl, pe, theirs);
+}
+SHOAL_COLD_FN void shoal_scope_unmapped(const char *call, const void *addr, int pe)
+{
+  shoal_error(call, "address %p is not mapped on PE %d (the lane algorithms need every member reachable by "
+              "load/store)", addr, pe);
+}
+
+/* Bytes a CPU lane copies to every destination before the next piece: a
+ * piece is loaded from memory once and stays in the cache for the others. */
+#define SHOAL_SCOPE_CPU_PIECE (32u << 10)
+
+/* Stores src[lo, hi) at dst[q] + [lo, hi) for every team PE q, in the
+ * staggered order me + 1, ..., me + np, a cache-sized piece at a time. */
+SHOAL_FN void shoal_scope_push(const shoal_scope *s, char *const *dst, int np, int me, const char *src,
+                               size_t lo, size_t hi)
+{
+  (void)s;
+  for (size_t off = lo; off < hi; off += SHOAL_SCOPE_CPU_PIECE) {
+    size_t len = hi - off < SHOAL_SCOPE_CPU_PIECE ? hi - off : SHOAL_SCOPE_CPU_PIECE;
+    for (int k = 1; k <= np; k++) shoal_copy(dst[(me + k) % np] + off, src + off, len);
+  }
+}
+
+SHOAL_FN void shoal_scope_copy(const shoal_scope *s, void *d, const void *src, size_t n)
+{
+  (void)s;
+  shoal_copy(d, src, n);
+}
+#endif
+
+/* ---- meetings, the same on every target ----------------------------------- */
+SHOAL_FN uint64_t *shoal_scope_words(const shoal_team *t) { return t->sync + SHOAL_SYNC_GRID(t->n_world); }
+
+/* Every lane of this PE has arrived; what each wrote before is visible to
+ * all (and to the peers: their meetings fence at system scope). */
+SHOAL_FN void shoal_scope_sync_local(const shoal_scope *s, shoal_team *t, const char *call)
+{
+  shoal_scope_sync_lane(s);
+  unsigned nl = s->nlanes;
+  if (s->tid == 0 && nl > 1) {
+    uint64_t *g = shoal_scope_words(t);
+    shoal_scope_fence_local();
+    uint64_t gen = shoal_load_acquire(&g[SHOAL_GRID_GEN]);   /* cannot move before I arrive */
+    uint64_t old = shoal_fetch_add(&g[SHOAL_GRID_COUNT], 1);
+    if (old + 1 == nl) {
+      shoal_scope_fence_local();
+      shoal_store_relaxed(&g[SHOAL_GRID_COUNT], 0);
+      shoal_store_release(&g[SHOAL_GRID_GEN], gen + 1);
+    } else {
+      shoal_scope_wait(&g[SHOAL_GRID_GEN], gen, false, call, "a block of this PE's grid");
+    }
+    shoal_scope_fence_local();
+  }
+  shoal_scope_sync_lane(s);
+}
+
+/* Thread 0 of lane b: meet lane b of every other member. */
+SHOAL_FN void shoal_scope_meet_peers(const shoal_scope *s, shoal_team *t, const char *call)
+{
+  int n = t->size, me = t->my_pe;
+  if (n <= 1) return;
+  uint64_t *g = shoal_scope_words(t);
+  unsigned b = s->lane, nl = s->nlanes;
+  uint64_t *arrivals = &g[SHOAL_GRID_BLOCK0 + 2 * (size_t)b];
+  uint64_t e = arrivals[1] + 1;   /* only this thread writes it */
+  arrivals[1] = e;
+  if (b == 0) shoal_store_relaxed(&g[SHOAL_GRID_TAG], e << 32 | nl);
+  shoal_fence_system();
+  for (int k = 1; k < n; k++) {
+    int pe = shoal_team_world_pe(t, (me + k) % n);
+    uint64_t *r = (uint64_t *)shoal_dev_ptr(arrivals, pe);
+    if (SHOAL_UNLIKELY(!r)) shoal_scope_unmapped(call, arrivals, pe);
+    (void)shoal_fetch_add(r, 1);
+  }
+  shoal_scope_wait(arrivals, e * (uint64_t)(n - 1), true, call, "the same block of another PE");
+  shoal_fence_system();
+  if (b == 0)   /* a peer whose lanes differ: its tag of this meeting says how many */
+    for (int k = 1; k < n; k++) {
+      int pe = shoal_team_world_pe(t, (me + k) % n);
+      uint64_t v = shoal_load_relaxed((const uint64_t *)shoal_dev_ptr(&g[SHOAL_GRID_TAG], pe));
+      if (SHOAL_UNLIKELY(v >> 32 == e && (uint32_t)v != nl)) shoal_scope_lanes_differ(call, nl, pe, (unsigned)v);
+    }
+}
+
+/* Sources ready and destinations free on every member. */
+SHOAL_FN void shoal_scope_enter(const shoal_scope *s, shoal_team *t, const char *call)
+{
+  if (s->local) shoal_scope_sync_local(s, t, call);
+  if (s->tid == 0) shoal_scope_meet_peers(s, t, call);
+  shoal_scope_sync_lane(s);
+}
+/* Every share has landed everywhere, and nobody reads my source any more. */
+SHOAL_FN void shoal_scope_leave(const shoal_scope *s, shoal_team *t, const char *call)
+{
+  shoal_scope_sync_lane(s);
+  if (s->tid == 0) shoal_scope_meet_peers(s, t, call);
+  if (s->local) shoal_scope_sync_local(s, t, call);
+}
+
+/* The share [lo, hi) of `units` that chunk c of `chunks` owns. */
+SHOAL_FN void shoal_scope_share(size_t units, size_t c, size_t chunks, size_t *lo, size_t *hi)
+{
+  *lo = units * c / chunks;
+  *hi = units * (c + 1) / chunks;
+}
+/* This lane's share of nbytes, cut at 16-byte units. */
+SHOAL_FN void shoal_scope_byte_share(const shoal_scope *s, size_t nbytes, size_t *lo, size_t *hi)
+{
+  size_t units = (nbytes + 15) / 16;
+  shoal_scope_share(units, s->lane, s->nlanes, lo, hi);
+  *lo = *lo * 16 < nbytes ? *lo * 16 : nbytes;
+  *hi = *hi * 16 < nbytes ? *hi * 16 : nbytes;
+}
+
+#endif

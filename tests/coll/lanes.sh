@@ -1,0 +1,4 @@
+#!/bin/sh
+# The lane algorithms with 1, 2 and 3 threads per PE, at 1, 2, 3 and 4 PEs.
+srcdir=$(dirname "$0")
+SHOAL_TEST_NPS=${SHOAL_TEST_NPS_COLL:-1 2 3 4} exec "$srcdir/../run-pe.sh" ./tests/coll/test_lanes "$@"

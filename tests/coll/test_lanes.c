@@ -1,0 +1,201 @@
+/* The lane algorithms of collectives/push.h at a scope of several lanes,
+ * on the CPU: each PE starts k threads, and thread b runs fcollect,
+ * broadcast or alltoall as lane b of k -- its own share of the bytes, its
+ * own arrival counter met by lane b of the other members, and the lanes of
+ * a PE meeting before and after -- the way a GPU grid of k blocks runs
+ * them.  Fresh random data every repetition, poisoned outputs, every byte
+ * checked, odd sizes and misaligned buffers, a strided team, broadcast in
+ * place, 100+ repetitions back to back (nobody resets a counter).  Then
+ * the public calls at a size where the library itself picks the push. */
+#include "coll_test.h"
+#include <pthread.h>
+#include <stdbool.h>
+
+int shoalx_coll_move_lane(int which, shmem_team_t team, void *dest, const void *source, size_t bytes, int root,
+                          int lane, int nlanes);
+
+#define MAX_LANES 3
+#define MAX_BYTES 70001
+/* Through the public calls: a size at which the library picks the push
+ * (collectives/push.h: SHOAL_PUSH_CPU_MIN_BYTES, SHOAL_PUSH_BCAST_MIN_BYTES). */
+#define BIG_BYTES ((512u << 10) + 3)
+static const size_t lane_sizes[] = {1, 15, 16, 33, 4099, MAX_BYTES};
+#define N_LANE_SIZES (sizeof lane_sizes / sizeof lane_sizes[0])
+static const char *const which_name[3] = {"broadcast", "fcollect", "alltoall"};
+
+/* Symmetric buffers: room for a whole team's blocks plus a misaligning offset. */
+static unsigned char *src_buf, *dst_buf;
+static size_t buf_bytes;
+static int errors;
+
+#define CHECK(cond, ...) do { if (!(cond)) { if (errors++ < 10) { \
+  fprintf(stderr, "PE %d: ", shmem_my_pe()); fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } } } while (0)
+
+static unsigned char byte_of(int pe, size_t i, unsigned salt)
+{
+  return (unsigned char)(shoal_test_val(pe, i / 8, salt) >> (8 * (i % 8)));
+}
+
+struct run {
+  shmem_team_t team;
+  const char *tname;
+  int which, k, reps, n;   /* n: team size */
+  size_t bytes;
+  pthread_barrier_t bar;
+};
+
+/* What every repetition uses, the same on every PE. */
+static size_t rep_offset(int rep) { return (size_t)(rep % 3) * 5; }   /* 0, 5, 10: misaligned */
+static int rep_root(int rep, int n) { return rep % n; }
+static bool rep_in_place(int which, int rep) { return which == 0 && rep % 2 == 1; }
+
+/* Lane 0 (thread 0) prepares and checks; every lane runs the collective. */
+static void prepare(struct run *r, int rep)
+{
+  int n = shmem_team_n_pes(r->team), me = shmem_team_my_pe(r->team), wme = shmem_my_pe();
+  unsigned salt = (unsigned)(rep * 7 + r->which * 131 + r->k * 977);
+  size_t off = rep_offset(rep), b = r->bytes;
+  unsigned char *s = src_buf + off, *d = dst_buf + off;
+  size_t span = (r->which == 0 ? b : b * (size_t)n) + off + 16;   /* what the check reads */
+  shoal_test_poison(dst_buf, span);
+  shoal_test_poison(src_buf, span);
+  size_t sbytes = r->which == 2 ? b * (size_t)n : b;
+  for (size_t i = 0; i < sbytes; i++) s[i] = byte_of(wme, i, salt);
+  (void)d;
+  (void)me;
+}
+
+static void check(struct run *r, int rep)
+{
+  int n = shmem_team_n_pes(r->team), me = shmem_team_my_pe(r->team);
+  unsigned salt = (unsigned)(rep * 7 + r->which * 131 + r->k * 977);
+  size_t off = rep_offset(rep), b = r->bytes;
+  const unsigned char *d = (rep_in_place(r->which, rep) ? src_buf : dst_buf) + off;
+  size_t dbytes = r->which == 0 ? b : b * (size_t)n;
+  int bad = 0;
+  for (size_t i = 0; i < dbytes && bad < 3; i++) {
+    unsigned char want;
+    if (r->which == 0) want = byte_of(wpe(r->team, rep_root(rep, n)), i, salt);
+    else if (r->which == 1) want = byte_of(wpe(r->team, (int)(i / b)), i % b, salt);
+    else want = byte_of(wpe(r->team, (int)(i / b)), (size_t)me * b + i % b, salt);
+    if (d[i] != want) {
+      bad++;
+      CHECK(0, "%s %s k %d bytes %zu rep %d: byte %zu is %#x, not %#x", which_name[r->which], r->tname, r->k, b,
+            rep, i, d[i], want);
+    }
+  }
+  const unsigned char *base = rep_in_place(r->which, rep) ? src_buf : dst_buf;
+  for (size_t i = 0; i < off; i++) CHECK(base[i] == POISON_BYTE, "%s wrote before dest", which_name[r->which]);
+  CHECK(base[off + dbytes] == POISON_BYTE, "%s %s k %d bytes %zu rep %d: wrote past the end",
+        which_name[r->which], r->tname, r->k, b, rep);
+}
+
+/* The public calls at BIG_BYTES (one lane, the library's own scope). */
+static void run_api(shmem_team_t team, const char *tname)
+{
+  struct run r;
+  memset(&r, 0, sizeof r);
+  r.team = team;
+  r.tname = tname;
+  r.k = 1;
+  r.n = shmem_team_n_pes(team);
+  r.bytes = BIG_BYTES;
+  for (r.which = 0; r.which < 3; r.which++)
+    for (int rep = 0; rep < 4; rep++) {
+      prepare(&r, rep);
+      shmem_team_sync(team);
+      size_t off = rep_offset(rep);
+      unsigned char *s = src_buf + off, *d = (rep_in_place(r.which, rep) ? src_buf : dst_buf) + off;
+      int rc = r.which == 0 ? shmem_broadcastmem(team, d, s, r.bytes, rep_root(rep, r.n))
+               : r.which == 1 ? shmem_fcollectmem(team, d, s, r.bytes) : shmem_alltoallmem(team, d, s, r.bytes);
+      CHECK(rc == 0, "%s rc %d", which_name[r.which], rc);
+      check(&r, rep);
+      shmem_team_sync(team);
+    }
+}
+
+struct lane_arg {
+  struct run *r;
+  int lane;
+};
+
+static void *lane_main(void *p)
+{
+  struct lane_arg *a = p;
+  struct run *r = a->r;
+  int n = r->n;
+  for (int rep = 0; rep < r->reps; rep++) {
+    if (a->lane == 0) prepare(r, rep);
+    pthread_barrier_wait(&r->bar);
+    size_t off = rep_offset(rep);
+    unsigned char *s = src_buf + off, *d = (rep_in_place(r->which, rep) ? src_buf : dst_buf) + off;
+    int rc = shoalx_coll_move_lane(r->which, r->team, d, s, r->bytes, rep_root(rep, n), a->lane, r->k);
+    CHECK(rc == 0, "rc %d", rc);
+    pthread_barrier_wait(&r->bar);
+    if (a->lane == 0) check(r, rep);
+  }
+  return NULL;
+}
+
+static void run_lanes(shmem_team_t team, const char *tname, int which, int k, size_t bytes, int reps)
+{
+  struct run r;
+  memset(&r, 0, sizeof r);
+  r.team = team;
+  r.tname = tname;
+  r.which = which;
+  r.k = k;
+  r.reps = reps;
+  r.n = shmem_team_n_pes(team);
+  r.bytes = bytes;
+  pthread_barrier_init(&r.bar, NULL, (unsigned)k);
+  pthread_t th[MAX_LANES];
+  struct lane_arg args[MAX_LANES];
+  for (int b = 0; b < k; b++) {
+    args[b].r = &r;
+    args[b].lane = b;
+    if (b > 0) ck_assert_int_eq(pthread_create(&th[b], NULL, lane_main, &args[b]), 0);
+  }
+  lane_main(&args[0]);
+  for (int b = 1; b < k; b++) pthread_join(th[b], NULL);
+  pthread_barrier_destroy(&r.bar);
+}
+
+START_TEST(test_lanes)
+{
+  teams_make();
+  int n = shmem_n_pes();
+  buf_bytes = (size_t)BIG_BYTES * (size_t)n + 64;
+  src_buf = shmem_malloc(buf_bytes);
+  dst_buf = shmem_malloc(buf_bytes);
+  ck_assert_ptr_nonnull(src_buf);
+  ck_assert_ptr_nonnull(dst_buf);
+  const int tlist[] = {T_WORLD, T_EVEN, T_STRIDE3};
+  for (int k = 1; k <= MAX_LANES; k++)
+    for (size_t ti = 0; ti < sizeof tlist / sizeof tlist[0]; ti++) {
+      shmem_team_t t = teams[tlist[ti]];
+      if (t != SHMEM_TEAM_INVALID)
+        for (int which = 0; which < 3; which++)
+          for (size_t si = 0; si < N_LANE_SIZES; si++) {
+            size_t b = lane_sizes[si];
+            run_lanes(t, team_name[tlist[ti]], which, k, b, b > 4099 ? 12 : b == 33 ? 120 : 24);
+          }
+      if (t != SHMEM_TEAM_INVALID && k == 1) run_api(t, team_name[tlist[ti]]);
+      shmem_barrier_all();
+    }
+  shmem_free(src_buf);
+  shmem_free(dst_buf);
+  teams_free();
+  ck_assert_int_eq(errors, 0);
+}
+END_TEST
+
+int main(void)
+{
+  Suite *s = suite_create("lanes");
+  TCase *tc = tcase_create("lanes");
+  tcase_set_timeout(tc, 0);
+  tcase_add_test(tc, test_lanes);
+  suite_add_tcase(s, tc);
+  return shoal_test_run(s);
+}
