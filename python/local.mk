@@ -5,7 +5,7 @@
 shoalpythondir = $(libdir)/shoal/python
 EXTRA_DIST += python/README.md python/shoal/__init__.py python/shoal/_shoal.c \
 	python/shoal/gpu_stream.cu python/shoal/gpu_stream.h python/shoal/gpu_methods.h \
-	tests/python/run.sh tests/python/test_shoal.py tests/python/test_gpu.py tests/python/test_uid.py \
+	tests/python/run.sh tests/python/gpu.sh tests/python/test_shoal.py tests/python/test_gpu.py tests/python/test_uid.py \
 	examples/python/allreduce_groups.py examples/python/decode_graph.py \
 	examples/python/triton_peer_store.py bench/python/bench_allreduce.py
 if HAVE_PYTHON

@@ -1,9 +1,16 @@
 /* shoal._shoal: the C layer of the Python package, over Shoal's public C
  * API only.  Addresses travel as Python ints; shoal/__init__.py turns
  * NumPy arrays and torch tensors into them and checks placement.  Calls use
- * METH_FASTCALL and no keyword parsing: this is the per-call hot path. */
+ * METH_FASTCALL and no keyword parsing: this is the per-call hot path.
+ *
+ * CPython's stable ABI (abi3) as of 3.11, the first with the buffer
+ * protocol in it: one build, made with any 3.11+ headers, imports in every
+ * CPython from 3.11 on (the GPU machine's 3.12 takes this machine's 3.11
+ * build). */
+#define Py_LIMITED_API 0x030b0000
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>   /* T_PYSSIZET, READONLY: __weaklistoffset__ */
 
 #include <shmem.h>
 #include <shmemx.h>
@@ -236,8 +243,6 @@ static int buffer_getbuffer(PyObject *o, Py_buffer *view, int flags)
   return PyBuffer_FillInfo(view, o, b->addr, b->nbytes, 0, flags);
 }
 
-static PyBufferProcs buffer_procs = {buffer_getbuffer, NULL};
-
 static int buffer_init(PyObject *o, PyObject *args, PyObject *kw)
 {
   Buffer *b = (Buffer *)o;
@@ -256,8 +261,10 @@ static int buffer_init(PyObject *o, PyObject *args, PyObject *kw)
 static void buffer_dealloc(PyObject *o)
 {
   Buffer *b = (Buffer *)o;
+  PyTypeObject *type = Py_TYPE(o);   /* a heap type: its instances own a reference */
   if (b->weakrefs) PyObject_ClearWeakRefs(o);
-  Py_TYPE(o)->tp_free(o);
+  ((freefunc)PyType_GetSlot(type, Py_tp_free))(o);
+  Py_DECREF(type);
 }
 
 static PyObject *buffer_addr(PyObject *o, void *c)
@@ -291,19 +298,23 @@ static PyGetSetDef buffer_getset[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-static PyTypeObject BufferType = {
-    PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "shoal._shoal.Buffer",
-    .tp_basicsize = sizeof(Buffer),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "A block of the symmetric heap (owned by shoal.empty's arrays and tensors).",
-    .tp_new = PyType_GenericNew,
-    .tp_init = buffer_init,
-    .tp_dealloc = buffer_dealloc,
-    .tp_as_buffer = &buffer_procs,
-    .tp_getset = buffer_getset,
-    .tp_weaklistoffset = offsetof(Buffer, weakrefs),
+static PyMemberDef buffer_members[] = {
+    {"__weaklistoffset__", T_PYSSIZET, offsetof(Buffer, weakrefs), READONLY, NULL},
+    {NULL, 0, 0, 0, NULL},
 };
+
+/* A heap type (PyType_FromSpec): the stable ABI has no static type objects. */
+static PyType_Slot buffer_slots[] = {
+    {Py_tp_doc, "A block of the symmetric heap (owned by shoal.empty's arrays and tensors)."},
+    {Py_tp_new, PyType_GenericNew},
+    {Py_tp_init, buffer_init},
+    {Py_tp_dealloc, buffer_dealloc},
+    {Py_tp_getset, buffer_getset},
+    {Py_tp_members, buffer_members},
+    {Py_bf_getbuffer, buffer_getbuffer},
+    {0, NULL},
+};
+static PyType_Spec buffer_spec = {"shoal._shoal.Buffer", sizeof(Buffer), 0, Py_TPFLAGS_DEFAULT, buffer_slots};
 
 /* ---- teams ----------------------------------------------------------------- */
 static PyObject *py_team_world(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -566,14 +577,14 @@ static int fast_info(PyObject *o, tinfo *ti)
   int on_gpu = PyObject_IsTrue(cuda);
   Py_DECREF(cuda);
   if (on_gpu) return 0;
-  PyObject *contig = PyObject_CallMethodNoArgs(o, s_is_contiguous);
+  PyObject *contig = PyObject_CallMethodObjArgs(o, s_is_contiguous, NULL);
   if (!contig) return -1;
   int c = PyObject_IsTrue(contig);
   Py_DECREF(contig);
   if (c != 1) return 0;
-  PyObject *p = PyObject_CallMethodNoArgs(o, s_data_ptr);
-  PyObject *n = p ? PyObject_CallMethodNoArgs(o, s_numel) : NULL;
-  PyObject *es = n ? PyObject_CallMethodNoArgs(o, s_element_size) : NULL;
+  PyObject *p = PyObject_CallMethodObjArgs(o, s_data_ptr, NULL);
+  PyObject *n = p ? PyObject_CallMethodObjArgs(o, s_numel, NULL) : NULL;
+  PyObject *es = n ? PyObject_CallMethodObjArgs(o, s_element_size, NULL) : NULL;
   int ok = es != NULL;
   if (ok) {
     ti->addr = PyLong_AsVoidPtr(p);
@@ -830,7 +841,6 @@ PyMODINIT_FUNC PyInit__shoal(void)
                   "supports CPU and CUDA builds only (yet)");
   return NULL;
 #endif
-  if (PyType_Ready(&BufferType) < 0) return NULL;
   s_data_ptr = PyUnicode_InternFromString("data_ptr");
   s_numel = PyUnicode_InternFromString("numel");
   s_element_size = PyUnicode_InternFromString("element_size");
@@ -839,8 +849,13 @@ PyMODINIT_FUNC PyInit__shoal(void)
   s_dtype = PyUnicode_InternFromString("dtype");
   PyObject *m = PyModule_Create(&module);
   if (!m) return NULL;
-  Py_INCREF(&BufferType);
-  PyModule_AddObject(m, "Buffer", (PyObject *)&BufferType);
+  PyObject *buffer_type = PyType_FromSpec(&buffer_spec);
+  if (!buffer_type || PyModule_AddObjectRef(m, "Buffer", buffer_type) < 0) {
+    Py_XDECREF(buffer_type);
+    Py_DECREF(m);
+    return NULL;
+  }
+  Py_DECREF(buffer_type);
 #ifdef SHOAL_PY_GPU
   PyModule_AddIntConstant(m, "gpu", 1);
 #else

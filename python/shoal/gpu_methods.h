@@ -2,8 +2,7 @@
  * Included by _shoal.c after its helpers. */
 static PyObject *gpu_fail(const char *call)
 {
-  PyErr_Format(PyExc_RuntimeError, "shoal.%s: no GPU kernel for this dtype/op, or the launch "
-               "failed (see stderr); GPU reductions take integer types, float32, float64", call);
+  PyErr_Format(PyExc_RuntimeError, "shoal.%s: the GPU launch failed (see stderr)", call);
   return NULL;
 }
 
@@ -21,7 +20,12 @@ static PyObject *py_gpu_reduce(PyObject *self, PyObject *const *args, Py_ssize_t
       arg_ptr(args[4], &s) || arg_size(args[5], &count) || arg_int(args[6], &scatter) ||
       arg_ptr(args[7], &st))
     return NULL;
-  if (shoal_py_gpu_reduce(t, dtype, op, d, s, count, scatter, st) != 0) return gpu_fail("all_reduce");
+  if (shoal_py_gpu_reduce(t, dtype, op, d, s, count, scatter, st) != 0) {
+    /* as the host path says it: integers take every op, floats sum, prod,
+     * min, max, complex sum and prod */
+    PyErr_SetString(PyExc_TypeError, "shoal: this ReduceOp does not apply to this dtype");
+    return NULL;
+  }
   Py_RETURN_NONE;
 }
 

@@ -1,9 +1,68 @@
-/* See gpu_stream.h.  dtype codes and ReduceOp as in _shoal.c's tables;
- * the GPU kernels reduce the integer types, float and double. */
+/* See gpu_stream.h.  dtype codes and ReduceOp as in _shoal.c's tables:
+ * every dtype of the package reduces on the GPU (integers: every op;
+ * floats: sum, prod, min, max; complex: sum, prod). */
 #include <shmem.h>
 #include <shmemx.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include "gpu_stream.h"
+
+/* Element types for the kernels of <shoal/gpu_x.h>, which reduce through
+ * + * < on T and move T by its bytes.  16-bit floats are stored as torch
+ * stores them and computed in float, one rounding per step (as the host
+ * path computes them); complex numbers as (re, im) pairs, as torch's
+ * complex64/complex128. */
+struct shoal_py_half_bits {
+  __device__ static float to(uint16_t b) { return __half2float(__ushort_as_half(b)); }
+  __device__ static uint16_t from(float x) { return __half_as_ushort(__float2half_rn(x)); }
+};
+struct shoal_py_bfloat16_bits {
+  __device__ static float to(uint16_t b) { return __bfloat162float(__ushort_as_bfloat16(b)); }
+  __device__ static uint16_t from(float x) { return __bfloat16_as_ushort(__float2bfloat16_rn(x)); }
+};
+template <class C> struct shoal_py_f16 {
+  uint16_t bits;
+};
+template <class C> __device__ inline shoal_py_f16<C> operator+(shoal_py_f16<C> a, shoal_py_f16<C> b)
+{
+  return {C::from(C::to(a.bits) + C::to(b.bits))};
+}
+template <class C> __device__ inline shoal_py_f16<C> operator*(shoal_py_f16<C> a, shoal_py_f16<C> b)
+{
+  return {C::from(C::to(a.bits) * C::to(b.bits))};
+}
+template <class C> __device__ inline bool operator<(shoal_py_f16<C> a, shoal_py_f16<C> b)
+{
+  return C::to(a.bits) < C::to(b.bits);
+}
+typedef shoal_py_f16<shoal_py_half_bits> shoal_py_half;
+typedef shoal_py_f16<shoal_py_bfloat16_bits> shoal_py_bfloat16;
+static_assert(sizeof(shoal_py_half) == 2 && sizeof(shoal_py_bfloat16) == 2, "16-bit floats are 2 bytes");
+
+template <class R> struct alignas(2 * sizeof(R)) shoal_py_complex {
+  R re, im;
+};
+template <class R> __device__ inline shoal_py_complex<R> operator+(shoal_py_complex<R> a, shoal_py_complex<R> b)
+{
+  return {a.re + b.re, a.im + b.im};
+}
+template <class R> __device__ inline shoal_py_complex<R> operator*(shoal_py_complex<R> a, shoal_py_complex<R> b)
+{
+  return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+typedef shoal_py_complex<float> shoal_py_complexf;
+typedef shoal_py_complex<double> shoal_py_complexd;
+static_assert(sizeof(shoal_py_complexf) == 8 && sizeof(shoal_py_complexd) == 16, "complex is (re, im)");
+
+/* dest = OP over the team of src (scatter: of src's block for this PE) */
+template <class T, class OP>
+static int reduce_as(shmem_team_t team, void *dest, const void *src, size_t count, int scatter,
+                     shoal_gpu_stream_t st)
+{
+  return shoal_gpu_reduce_on_stream<T, OP>(scatter ? "shoal.reduce_scatter_tensor" : "shoal.all_reduce", team,
+                                           (T *)dest, (const T *)src, count, scatter, st);
+}
 
 #define ONE(T, N, OP) \
   (scatter ? shmemx_##N##_##OP##_reduce_scatter_on_stream(team, (T *)dest, (const T *)src, count, st) \
@@ -23,6 +82,21 @@
     case 2: return ONE(T, N, min); case 3: return ONE(T, N, max); \
     default: return -1; \
     }
+/* types with no public _on_stream names: the template underneath them */
+#define AS(T, OP) reduce_as<T, shoal_gpu_op_##OP>(team, dest, src, count, scatter, st)
+#define F16_CASE(code, T) \
+  case code: \
+    switch (op) { \
+    case 0: return AS(T, sum); case 1: return AS(T, prod); \
+    case 2: return AS(T, min); case 3: return AS(T, max); \
+    default: return -1; \
+    }
+#define COMPLEX_CASE(code, T) \
+  case code: \
+    switch (op) { \
+    case 0: return AS(T, sum); case 1: return AS(T, prod); \
+    default: return -1; \
+    }
 
 extern "C" int shoal_py_gpu_reduce(shmem_team_t team, int dtype, int op, void *dest, const void *src,
                                    size_t count, int scatter, void *stream)
@@ -39,6 +113,10 @@ extern "C" int shoal_py_gpu_reduce(shmem_team_t team, int dtype, int op, void *d
     INT_CASE(7, uint64_t, uint64)
     FLOAT_CASE(8, float, float)
     FLOAT_CASE(9, double, double)
+    F16_CASE(10, shoal_py_half)
+    F16_CASE(11, shoal_py_bfloat16)
+    COMPLEX_CASE(12, shoal_py_complexf)
+    COMPLEX_CASE(13, shoal_py_complexd)
   default: return -1;
   }
 }

@@ -1,7 +1,8 @@
 /* The GPU side of the Python extension (gpu_stream.cu, compiled by nvcc in
  * CUDA builds): Shoal's _on_stream host forms, which only enqueue on the
  * caller's stream (torch.cuda.current_stream()), so they can be captured in
- * a CUDA graph.  Each returns 0, or -1 for a dtype/op with no kernel. */
+ * a CUDA graph.  Each returns 0, or -1 for a dtype/op with no kernel
+ * (launch errors stop the program with a message, as the library does). */
 #ifndef SHOAL_PY_GPU_STREAM_H
 #define SHOAL_PY_GPU_STREAM_H
 #include <stddef.h>

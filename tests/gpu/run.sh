@@ -162,5 +162,11 @@ if [ $bench -eq 1 ] && [ "$ngpu" -ge 2 ]; then
   fi
   echo "== bench_coll (Shoal vs NCCL)"; launch 2 "$O/bench_coll" ${BENCH_COLL_MAX:-} || status=1
 fi
+# The Python package on GPU tensors (CUDA builds that found Python): its
+# own script, bounded to 90 s (SHOAL_GPU_NO_PYTHON=1 leaves it out).
+if [ -z "$hipcc" ] && [ -f "$B/python/shoal/.libs/_shoal.so" ] && [ -z "${SHOAL_GPU_NO_PYTHON:-}" ]; then
+  echo "== tests/python/gpu.sh (the shoal Python package on GPU tensors, 2 PEs)"
+  "$S/tests/python/gpu.sh" "$B" || status=1
+fi
 [ $status -eq 0 ] && echo "gpu: all GPU tests passed" || echo "gpu: FAILURES"
 exit $status

@@ -26,6 +26,11 @@ if "$PYTHON" -c "from shoal import _shoal; raise SystemExit(0 if _shoal.gpu else
   exit $?
 fi
 SHOAL_TEST_NPS=${SHOAL_TEST_NPS:-1 2 4} "$top_src/tests/run-pe.sh" "$PYTHON" "$test" || status=1
+# test_gpu.py's own logic on CPU tensors (its GPU-only checks left out), so
+# that it stays right where no GPU runs it (torch needed).
+if "$PYTHON" -c "import torch" 2>/dev/null; then
+  SHOAL_TEST_GPU_ON_CPU=1 SHOAL_TEST_NPS=2 "$top_src/tests/run-pe.sh" "$PYTHON" "$here/test_gpu.py" || status=1
+fi
 # Debian's torch 1.13 on Python 3.11 fails its own default --redirects 0
 # (Std.from_str("0") is None there); 1 (stdout, also tee'd) parses.
 torchrun_std="--redirects 1 --tee 1"
