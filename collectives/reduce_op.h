@@ -108,10 +108,19 @@ SHOAL_FN int shoal_reduce_bf16(int op, void *acc, const void *in, size_t n)
   return 1;
 }
 
+/* On a GPU, one out-of-line copy per unit: only one thread of a block runs
+ * these algorithms there (<shoal/gpu_remote_coll.h>), and the switch over
+ * every type and operator would otherwise be inlined at each call site. */
+#if SHOAL_TARGET_GPU
+#define SHOAL_COMBINE_FN static __device__ __noinline__
+#else
+#define SHOAL_COMBINE_FN SHOAL_FN
+#endif
+
 /* acc[i] = acc[i] op in[i] for n elements (the bitwise ops also take the
  * signed types of the deprecated TYPE_OP_to_all).  Returns 0 for a (type, op)
  * pair the tables do not define (callers never pass one). */
-SHOAL_FN int shoal_reduce_combine(int type, int op, void *acc, const void *in, size_t n)
+SHOAL_COMBINE_FN int shoal_reduce_combine(int type, int op, void *acc, const void *in, size_t n)
 {
   if (type == SHOAL_RT_bfloat16) return shoal_reduce_bf16(op, acc, in, n);
   switch (op) {
