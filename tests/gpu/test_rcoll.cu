@@ -134,7 +134,7 @@ static void test_reduce(const char *name, int op, void (*run)(int, shmem_team_t,
         T *src = v == 2 ? P : A, *dest = v == 1 ? A : B;
         if (v != 1) poison(dest, n * sizeof(T));
         fill(src, nsrc, world_me, salt, op);
-        shmem_barrier_all();
+        shmem_team_sync(ti.team);   /* every member set up (non-members are not here) */
         run(scope, ti.team, dest, src, n, v == 3);
         T *got = (T *)malloc(n * sizeof(T));
         GT_CUDA(cudaMemcpy(got, dest, n * sizeof(T), cudaMemcpyDeviceToHost));
@@ -170,7 +170,7 @@ static void test_scan(const team_info &ti, char *sym_a, char *sym_b)
       long *dest = (v & 2) ? A : B;
       if (!(v & 2)) poison(dest, n * sizeof(long));
       fill(A, n, shmem_my_pe(), salt, OP_sum);
-      shmem_barrier_all();
+      shmem_team_sync(ti.team);
       k_scan<<<1, THREADS>>>(ti.team, dest, A, n, inclusive);
       GT_LAUNCHED();
       long *got = (long *)malloc(n * sizeof(long));
@@ -243,7 +243,7 @@ static void test_move(const team_info &ti, char *sym_a, char *sym_b, char *priv)
           char *src = v ? priv : sym_a, *dest = sym_b;
           poison(dest, total);
           fill((unsigned char *)src, nsrc, world_me, salt, OP_xor);
-          shmem_barrier_all();
+          shmem_team_sync(ti.team);
           run_move(scope, which, ti.team, dest, src, n, root);
           unsigned char *got = (unsigned char *)malloc(total);
           GT_CUDA(cudaMemcpy(got, dest, total, cudaMemcpyDeviceToHost));
@@ -274,7 +274,7 @@ static void test_team(const team_info &ti, char *a, char *b, char *p)
   RC_TEST(uint64_t, uint64, or, 0);
   test_move(ti, a, b, p);
   test_scan(ti, a, b);
-  shmem_barrier_all();
+  shmem_team_sync(ti.team);
   if (ti.me == 0) printf("team %s (%d PEs): done\n", ti.name, ti.size);
 }
 
