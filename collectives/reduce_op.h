@@ -108,10 +108,19 @@ SHOAL_FN int shoal_reduce_bf16(int op, void *acc, const void *in, size_t n)
   return 1;
 }
 
+/* On a GPU, one out-of-line copy per unit: only one thread of a block runs
+ * these algorithms there (<shoal/gpu_remote_coll.h>), and the switch over
+ * every type and operator would otherwise be inlined at each call site. */
+#if SHOAL_TARGET_GPU
+#define SHOAL_COMBINE_FN static __device__ __noinline__
+#else
+#define SHOAL_COMBINE_FN SHOAL_FN
+#endif
+
 /* acc[i] = acc[i] op in[i] for n elements (the bitwise ops also take the
  * signed types of the deprecated TYPE_OP_to_all).  Returns 0 for a (type, op)
  * pair the tables do not define (callers never pass one). */
-SHOAL_FN int shoal_reduce_combine(int type, int op, void *acc, const void *in, size_t n)
+SHOAL_COMBINE_FN int shoal_reduce_combine(int type, int op, void *acc, const void *in, size_t n)
 {
   if (type == SHOAL_RT_bfloat16) return shoal_reduce_bf16(op, acc, in, n);
   switch (op) {
@@ -142,20 +151,38 @@ SHOAL_FN int shoal_reduce_combine(int type, int op, void *acc, const void *in, s
 }
 
 /* acc op= n elements of symmetric `src` on world PE pe: read in place when
- * pe is mapped, else staged through a small local buffer. */
-SHOAL_FN void shoal_reduce_from(int type, int op, void *acc, const void *src, size_t n, int pe)
+ * pe is mapped, else staged through a small local buffer: on the CPU the
+ * stack; on a GPU, whose host proxy writes only global memory, my own
+ * pushbox ring (nobody pushes to themselves, and the algorithms that call
+ * this do not push), or one word at a time where a team has no pushbox. */
+SHOAL_FN void shoal_reduce_from(const shoal_team *t, int type, int op, void *acc, const void *src,
+                                size_t n, int pe)
 {
   const void *r = shoal_dev_ptr(src, pe);
   if (SHOAL_LIKELY(r != NULL)) {
     shoal_reduce_combine(type, op, acc, r, n);
     return;
   }
+  size_t es = shoal_reduce_size(type);
+#if SHOAL_TARGET_CPU
+  (void)t;
 #ifdef __cplusplus
-  alignas(16) char buf[2048];
+  alignas(16) char stack[2048];
 #else
-  _Alignas(16) char buf[2048];
+  _Alignas(16) char stack[2048];
 #endif
-  size_t es = shoal_reduce_size(type), per = sizeof buf / es;
+  char *buf = stack;
+  size_t cap = sizeof stack;
+#else
+  uint64_t word[2];
+  char *buf = shoal_pushbox_mine(t);
+  size_t cap = shoal_pushbox_slot_bytes(t);
+  if (cap < es) {   /* device types are at most 8 bytes: inline gets */
+    buf = (char *)word;
+    cap = 8;
+  }
+#endif
+  size_t per = cap / es;
   for (size_t i = 0; i < n; i += per) {
     size_t c = n - i < per ? n - i : per;
     shoal_dev_getmem(SHOAL_DEV_CTX, buf, (const char *)src + i * es, c * es, pe);
@@ -176,14 +203,14 @@ SHOAL_FN void shoal_reduce_block(shoal_team *t, int type, int op, void *acc, con
   if (n == 0) return;
   if (acc == (const void *)s) {
     for (int q = 0; q < t->size; q++)
-      if (q != t->my_pe) shoal_reduce_from(type, op, acc, s, n, shoal_team_world_pe(t, q));
+      if (q != t->my_pe) shoal_reduce_from(t, type, op, acc, s, n, shoal_team_world_pe(t, q));
     return;
   }
   if (t->my_pe == 0) shoal_copy(acc, s, bytes);
   else shoal_dev_getmem(SHOAL_DEV_CTX, acc, s, bytes, shoal_team_world_pe(t, 0));
   for (int q = 1; q < t->size; q++)
     if (q == t->my_pe) shoal_reduce_combine(type, op, acc, s, n);
-    else shoal_reduce_from(type, op, acc, s, n, shoal_team_world_pe(t, q));
+    else shoal_reduce_from(t, type, op, acc, s, n, shoal_team_world_pe(t, q));
 }
 
 #endif

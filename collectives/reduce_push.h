@@ -7,7 +7,8 @@
  * for a handshake, and nobody reads another PE's source, so there is no
  * closing synchronization either.  Large vectors go in slot-sized chunks,
  * one credit each.  Works in place (my own block is staged in my own slot
- * first).  Remotely written: the team's scratch only, so source and dest
+ * first, and pushed from there: a GPU's host proxy reads only global
+ * memory).  Remotely written: the team's scratch only, so source and dest
  * may be any memory.  The choice for small messages on teams with scratch. */
 #ifndef SHOAL_COLL_REDUCE_PUSH_H
 #define SHOAL_COLL_REDUCE_PUSH_H
@@ -35,7 +36,7 @@ SHOAL_FN void shoal_coll_reduce_push(shoal_team *t, int type, int op, void *dest
     for (int k = 1; k < n; k++) {
       int p = (me + k) % n;
       char *slot = shoal_push_slot_out(t, p);   /* p has a free slot of mine */
-      shoal_dev_putmem(SHOAL_DEV_CTX, slot, s, bytes, shoal_team_world_pe(t, p));
+      shoal_dev_putmem(SHOAL_DEV_CTX, slot, mine, bytes, shoal_team_world_pe(t, p));
       shoal_coll_signal(t, p);
     }
     for (int k = 1; k < n; k++) shoal_coll_wait(t, (me + k) % n);

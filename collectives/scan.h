@@ -29,7 +29,7 @@ SHOAL_FN void shoal_scan_block(shoal_team *t, int type, int last, void *acc, con
   else shoal_dev_getmem(SHOAL_DEV_CTX, acc, s, bytes, shoal_team_world_pe(t, 0));
   for (int q = 1; q <= last; q++)
     if (q == t->my_pe) shoal_reduce_combine(type, SHOAL_OP_sum, acc, s, n);
-    else shoal_reduce_from(type, SHOAL_OP_sum, acc, s, n, shoal_team_world_pe(t, q));
+    else shoal_reduce_from(t, type, SHOAL_OP_sum, acc, s, n, shoal_team_world_pe(t, q));
 }
 
 SHOAL_FN void shoal_coll_scan(shoal_team *t, int type, int inclusive, void *dest, const void *src,

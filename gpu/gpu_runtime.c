@@ -113,6 +113,11 @@ static void team_to_device(const shoal_team *t)
   d.scratch = t->scratch ? g.base + scratch_off : NULL;
   d.pushbox = t->pushbox ? g.base + (size_t)(t->pushbox - (char *)shoal_rt.heap_seg.base) : NULL;
   d.all_mapped = 0;
+  /* Mapping is per node, so every member of a team that spans nodes sees
+   * an unmapped member: all of them take the same (proxied) path. */
+  d.gpu_proxied = 0;
+  for (int i = 0; i < t->size; i++)
+    if (!g.peer[shoal_team_world_pe(t, i)]) d.gpu_proxied = 1;
   d.parent = NULL;
   GPU_CK("shmem_init", "copying a team to the GPU",
          shoal_gpu_v_memcpy(&g.team_dev[t->slot], &d, sizeof d));

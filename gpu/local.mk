@@ -2,12 +2,12 @@
 # library, the headers GPU translation units include, and the GPU tests,
 # examples and benchmarks (built with nvcc/hipcc by tests/gpu/run.sh).
 shoalinc_HEADERS += include/shoal/gpu_pre.h include/shoal/gpu.h include/shoal/gpu_x.h include/shoal/gpu16.h \
-	include/shoal/gpu_grid.h
+	include/shoal/gpu_grid.h include/shoal/gpu_remote_coll.h
 shoaldev_HEADERS += device/gpu_image.h device/state_gpu.h device/remote_gpu.h
 EXTRA_DIST += gpu/gpu_cuda.c gpu/gpu_hip.c gpu/gpu_runtime.c gpu/gpu.h gpu/gpu_proxy.c gpu/gpu_proxy.h \
 	gpu/gpu_lib.cu gpu/gpu_lib.h \
 	tests/gpu/run.sh tests/gpu/ci.sh tests/gpu/hipcc-clang.sh tests/gpu/gpu_test.h tests/gpu/test_device.cu \
-	tests/gpu/test_coll.cu tests/gpu/test_proxy.cu tests/gpu/test_v16.cu tests/gpu/test_grid.cu tests/gpu/test_host.c \
+	tests/gpu/test_coll.cu tests/gpu/test_proxy.cu tests/gpu/test_rcoll.cu tests/gpu/test_v16.cu tests/gpu/test_grid.cu tests/gpu/test_host.c \
 	tests/gpu/mtu_main.cu tests/gpu/mtu_a.cu tests/gpu/mtu_b.cu \
 	tests/gpu/mtu_lib.cu tests/gpu/mtu_dl.cu examples/gpu/ring_put_signal.cu \
 	examples/gpu/fused_allreduce.cu bench/gpu/bench_gpu.h bench/gpu/bench_p2p.cu bench/gpu/bench_dcoll.cu bench/gpu/bench_coll.cu \

@@ -71,6 +71,8 @@ struct shoal_team {
   shmem_team_config_t config;
   struct shoal_team *parent;
   unsigned state;            /* SHOAL_TEAM_LIVE, or SHOAL_TEAM_DESTROYED (the record is kept) */
+  int gpu_proxied;           /* kernels' copy: some member is reached only through the host
+                                proxy (another node), so GPU collectives run collectives/ */
 };
 enum { SHOAL_TEAM_LIVE = 0x7ea1u, SHOAL_TEAM_DESTROYED = 0xdeadu };
 typedef struct shoal_team shoal_team;

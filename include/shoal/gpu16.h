@@ -53,6 +53,10 @@ template <class T>
 __device__ inline void shoal_gpu_scan_block(const char *call, shoal_team *t, T *dest, const T *src,
                                             size_t n, bool inclusive)
 {
+  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {   /* members behind the host proxy: collectives/scan.h */
+    shoal_gpu_rcoll_scan<T>(call, t, dest, src, n, inclusive);
+    return;
+  }
   unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
   bool overlap = !(dest + n <= src || src + n <= dest);
   bool direct = shoal_dev_is_symmetric(src) && shoal_dev_is_symmetric(src + (n ? n - 1 : 0)) && !overlap;

@@ -250,6 +250,10 @@ __device__ inline void shoal_grid_reduce(const char *call, shmem_team_t team, T 
   shoal_grid_check(call);
   shoal_team *t = shoal_gpu_team_or_fail(call, team);
   shoal_grid_check_overlap(call, dest, src, n * sizeof(T));
+  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {
+    SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, n, false));
+    return;
+  }
   switch (shoal_grid_pick_reduce(t, n, sizeof(T), dest == src, shoal_grid_symmetric(src, n * sizeof(T)),
                                  shoal_grid_symmetric(dest, n * sizeof(T)))) {
   case SHOAL_GRID_ONESHOT: shoal_grid_reduce_oneshot<T, OP>(t, dest, src, n, call, local); break;
@@ -273,6 +277,10 @@ __device__ inline void shoal_grid_reduce_scatter(const char *call, shmem_team_t 
   shoal_team *t = shoal_gpu_team_or_fail(call, team);
   const T *mine = src + (size_t)t->my_pe * n;
   shoal_grid_check_overlap(call, dest, src, n * sizeof(T) * (size_t)t->size);
+  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {
+    SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, n, true));
+    return;
+  }
   if (!shoal_grid_direct(t)) {
     SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_reduce_block<T, OP>(call, t, dest, mine, n, false));
     return;
@@ -296,6 +304,10 @@ __device__ inline int shoal_grid_move(const char *call, int which, shmem_team_t 
   int np = t->size;
   if (which == 0 && SHOAL_UNLIKELY(root < 0 || root >= np))
     shoal_gpu_root_fail(call, root, np, shoal_grid_block() == 0 && shoal_gpu_block_tid() == 0);
+  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {
+    SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_rcoll_move(call, which, t, dest, src, nbytes, root));
+    return 0;
+  }
   if (shoal_grid_pick_move(t, nbytes) == SHOAL_GRID_ON_BLOCK0) {
     int rc = 0;
     SHOAL_GRID_ON_BLOCK0(t, call, local, {

@@ -237,6 +237,8 @@ SHOAL_GPU_OPDEF(and, a & b)
 SHOAL_GPU_OPDEF(or, a | b)
 SHOAL_GPU_OPDEF(xor, a ^ b)
 
+#include "gpu_remote_coll.h"
+
 #define SHOAL_GPU_MAX_FAST_PEERS 64
 
 template <class T> union shoal_gpu_vec {
@@ -244,9 +246,11 @@ template <class T> union shoal_gpu_vec {
   T e[sizeof(T) <= 16 ? 16 / sizeof(T) : 1];
 };
 
-/* Block and grid collectives move data by load/store: every member must be
- * mapped into this GPU.  A member behind the host proxy (another node)
- * stops the kernel with a message rather than a fault. */
+/* The load/store paths below need every member mapped into this GPU;
+ * teams with a member behind the host proxy (another node) take the
+ * shared algorithms of <shoal/gpu_remote_coll.h> first.  Should an
+ * unmapped member still reach one, it stops the kernel with a message
+ * rather than a fault. */
 static __device__ __noinline__ void shoal_gpu_coll_unreachable(const char *call, int pe)
 {
   printf("shoal: PE %d: error: %s: PE %d is not mapped into this GPU (it is reached through the "
@@ -545,7 +549,10 @@ __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T
   { \
     shoal_team *t = shoal_gpu_team_or_fail("shmemx_" #N "_" #OP "_reduce_block", team); \
     shoal_gpu_check_overlap("shmemx_" #N "_" #OP "_reduce_block", dest, src, nreduce * sizeof(T)); \
-    if (shoal_gpu_ll_reduce_fits(t, nreduce, sizeof(T))) \
+    if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) \
+      shoal_gpu_rcoll_reduce<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_block", t, dest, src, nreduce, \
+                                                   false); \
+    else if (shoal_gpu_ll_reduce_fits(t, nreduce, sizeof(T))) \
       shoal_gpu_reduce_ll_block<T, shoal_gpu_op_##OP>(t, dest, src, nreduce); \
     else \
       shoal_gpu_reduce_block<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_block", t, dest, src, \
@@ -556,6 +563,11 @@ __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T
                                                                 const T *src, size_t nreduce) \
   { \
     shoal_team *t = shoal_gpu_team_or_fail("shmemx_" #N "_" #OP "_reduce_scatter_block", team); \
+    if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) { \
+      shoal_gpu_rcoll_reduce<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_scatter_block", t, dest, src, \
+                                                   nreduce, true); \
+      return 0; \
+    } \
     shoal_gpu_reduce_block<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP \
                                                   "_reduce_scatter_block (source must be symmetric)", \
                                                   t, dest, src + (size_t)t->my_pe * nreduce, nreduce, false); \
@@ -580,6 +592,10 @@ __device__ inline int shmemx_broadcastmem_block(shmem_team_t team, void *dest, c
   unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
   if (SHOAL_UNLIKELY(root < 0 || root >= t->size))
     shoal_gpu_root_fail("shmemx_broadcastmem_block", root, t->size, tid == 0);
+  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {
+    shoal_gpu_rcoll_move("shmemx_broadcastmem_block", SHOAL_GPU_RC_BROADCAST, t, dest, src, nbytes, root);
+    return 0;
+  }
   if (shoal_gpu_ll_fits(t, nbytes) && shoal_gpu_ll_words(nbytes)) {
     shoal_gpu_broadcast_ll_block(t, dest, src, nbytes, root);
     return 0;
@@ -600,6 +616,10 @@ __device__ inline int shmemx_fcollectmem_block(shmem_team_t team, void *dest, co
 {
   shoal_team *t = shoal_gpu_team_or_fail("shmemx_fcollectmem_block", team);
   unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
+  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {
+    shoal_gpu_rcoll_move("shmemx_fcollectmem_block", SHOAL_GPU_RC_FCOLLECT, t, dest, src, nbytes, 0);
+    return 0;
+  }
   if (shoal_gpu_ll_fits(t, nbytes) && shoal_gpu_ll_words(nbytes)) {
     shoal_gpu_exchange_ll_block(t, dest, src, nbytes, false);
     return 0;
@@ -619,6 +639,10 @@ __device__ inline int shmemx_alltoallmem_block(shmem_team_t team, void *dest, co
 {
   shoal_team *t = shoal_gpu_team_or_fail("shmemx_alltoallmem_block", team);
   unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
+  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {
+    shoal_gpu_rcoll_move("shmemx_alltoallmem_block", SHOAL_GPU_RC_ALLTOALL, t, dest, src, nbytes, 0);
+    return 0;
+  }
   if (shoal_gpu_ll_fits(t, nbytes) && shoal_gpu_ll_words(nbytes)) {
     shoal_gpu_exchange_ll_block(t, dest, src, nbytes, true);
     return 0;
@@ -653,6 +677,11 @@ template <class T, class OP>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce(shmem_team_t team, T *dest, const T *src, size_t n, int scatter)
 {
   shoal_team *t = shoal_gpu_team_or_fail("shmemx_..._reduce_on_stream", team);
+  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {
+    if (!scatter) shoal_gpu_check_overlap("shmemx_..._reduce_on_stream", dest, src, n * sizeof(T));
+    shoal_gpu_rcoll_reduce<T, OP>("shmemx_..._reduce_on_stream", t, dest, src, n, scatter);
+    return;
+  }
   if (scatter) {
     shoal_gpu_reduce_block<T, OP>("shmemx_..._reduce_scatter_on_stream (source must be symmetric)", t, dest,
                                   src + (size_t)t->my_pe * n, n, false);

@@ -56,6 +56,7 @@ build test_device $T/test_device.cu &
 build test_coll $T/test_coll.cu &
 build test_v16 $T/test_v16.cu &
 build test_proxy $T/test_proxy.cu &
+build test_rcoll $T/test_rcoll.cu &
 build test_grid $T/test_grid.cu &
 build test_watchdog $T/test_watchdog.cu &
 # The host API on GPU memory from plain C: no GPU compiler, no GPU headers.
@@ -93,7 +94,7 @@ status=0
 nps=2; [ "$ngpu" -ge 4 ] && nps="2 4"; [ "$ngpu" -lt 2 ] && nps=1
 nps=${SHOAL_GPU_NPS:-$nps}
 for np in $nps; do
-  for p in test_host test_device test_coll test_grid test_v16 test_proxy "test_multi_tu $O/libmtu_dl.so" ring_put_signal fused_allreduce; do
+  for p in test_host test_device test_coll test_grid test_v16 test_proxy test_rcoll "test_multi_tu $O/libmtu_dl.so" ring_put_signal fused_allreduce; do
     echo "== $p with $np PEs"
     if ! launch "$np" $O/$p; then echo "FAIL: $p with $np PEs"; status=1; fi
   done
@@ -110,15 +111,18 @@ for np in $nps; do
 done
 # Every peer behind the host proxy (SHOAL_PES_PER_NODE=1 makes each PE its
 # own "node"), on shm and tcp;ofi_rxm, and mixed (2 PEs per "node" at 4).
-# The collectives tests are left out: block collectives with members behind
-# the proxy are not done yet.
+# test_rcoll: every GPU collective with members behind the proxy.
 for prov in shm "tcp;ofi_rxm"; do
   for p in test_proxy test_device ring_put_signal "test_multi_tu $O/libmtu_dl.so"; do
     echo "== $p with 2 PEs, every peer behind the proxy (FI_PROVIDER=$prov)"
     (export SHOAL_PES_PER_NODE=1 FI_PROVIDER="$prov"; launch 2 $O/$p) || { echo "FAIL: $p through the proxy ($prov)"; status=1; }
   done
 done
-for p in test_proxy test_device; do
+for np in 2 4; do
+  echo "== test_rcoll with $np PEs, every peer behind the proxy (FI_PROVIDER=shm)"
+  (export SHOAL_PES_PER_NODE=1 FI_PROVIDER=shm; launch $np $O/test_rcoll) || { echo "FAIL: test_rcoll through the proxy ($np PEs)"; status=1; }
+done
+for p in test_proxy test_device test_rcoll; do
   echo "== $p with 4 PEs, 2 per node (load/store and proxy)"
   (export SHOAL_PES_PER_NODE=2 FI_PROVIDER=shm; launch 4 $O/$p) || { echo "FAIL: $p mixed"; status=1; }
 done
