@@ -137,6 +137,16 @@ static void *lane_main(void *p)
   return NULL;
 }
 
+/* The lane push stores straight into the members' memory: a team with a
+ * member behind libfabric (SHOAL_PES_PER_NODE, CI's extra passes) runs
+ * only the public calls, which pick another algorithm there. */
+static bool team_mapped(shmem_team_t team)
+{
+  for (int i = 0; i < shmem_team_n_pes(team); i++)
+    if (!shmem_ptr(src_buf, shmem_team_translate_pe(team, i, SHMEM_TEAM_WORLD))) return false;
+  return true;
+}
+
 static void run_lanes(shmem_team_t team, const char *tname, int which, int k, size_t bytes, int reps)
 {
   struct run r;
@@ -174,7 +184,7 @@ START_TEST(test_lanes)
   for (int k = 1; k <= MAX_LANES; k++)
     for (size_t ti = 0; ti < sizeof tlist / sizeof tlist[0]; ti++) {
       shmem_team_t t = teams[tlist[ti]];
-      if (t != SHMEM_TEAM_INVALID)
+      if (t != SHMEM_TEAM_INVALID && team_mapped(t))
         for (int which = 0; which < 3; which++)
           for (size_t si = 0; si < N_LANE_SIZES; si++) {
             size_t b = lane_sizes[si];
