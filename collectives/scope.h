@@ -49,19 +49,6 @@ SHOAL_FN void shoal_scope_sync_lane(const shoal_scope *s)
   __syncthreads();
 }
 
-/* Nanoseconds, for the watchdog of the lanes' waits. */
-SHOAL_FN uint64_t shoal_gpu_ns(void)
-{
-#if defined(__CUDACC__)
-  uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-#elif defined(__HIP_DEVICE_COMPILE__)
-  return (uint64_t)wall_clock64() * 10;   /* the 100 MHz constant clock of CDNA */
-#else
-  return 0;   /* hipcc's host pass: never called there */
-#endif
-}
 #define SHOAL_GRID_TIMEOUT_NS 20000000000ull
 
 SHOAL_COLD_FN void shoal_grid_stuck(const char *call, const char *who)
@@ -81,7 +68,7 @@ SHOAL_FN void shoal_scope_wait(const uint64_t *p, uint64_t v, bool ge, const cha
     if (ge ? x >= v : x != v) return;
     shoal_backoff_wait(&b);
     if ((b.spins & 4095) == 0) {
-      uint64_t now = shoal_gpu_ns();
+      uint64_t now = shoal_gpu_clock_ns();   /* device/arch_gpu.h */
       if (!t0) t0 = now;
       else if (now - t0 > SHOAL_GRID_TIMEOUT_NS) shoal_grid_stuck(call, who);
     }
