@@ -43,6 +43,40 @@ static int allreduce_forced(void)
   return SHOAL_ALLREDUCE_AUTO;
 }
 
+/* The CPU's selection (collectives/reduce_select.h) for this team and call. */
+static int reduce_pick(shoal_team *team, size_t count, size_t es, bool scatter, bool in_place)
+{
+  shoal_reduce_ask a;
+  memset(&a, 0, sizeof a);
+  shoal_reduce_ask_team(&a, team);
+  a.where = SHOAL_AT_CPU;
+  a.forced = scatter ? SHOAL_ALLREDUCE_AUTO : allreduce_forced();
+  a.scatter = scatter;
+  a.count = count;
+  a.es = es;
+  a.direct = shoal_push_ok(team);
+  a.in_place = in_place;
+  a.src_sym = a.dest_sym = true;   /* the entry points require both */
+  return shoal_reduce_select(&a);
+}
+
+/* Run what reduce_pick chose: a scope algorithm at one lane of one thread,
+ * or a channel algorithm. */
+static void reduce_run(const char *call, shoal_team *team, int algo, bool scatter, void *dest, const void *source,
+                       size_t count, int type, int op)
+{
+  if (algo == SHOAL_REDUCE_PULL || algo == SHOAL_REDUCE_STAGED || algo == SHOAL_REDUCE_TWOSHOT) {
+    shoal_scope s = shoal_scope_make(0, 1, 0, 1, 0);
+    shoal_reducer r = shoal_reducer_make(type, op);
+    char *ps[SHOAL_SCOPE_MAX_PEERS], *pd[SHOAL_SCOPE_MAX_PEERS];
+    shoal_reduce_run_scope(&s, team, &r, algo, scatter, ps, pd, dest, source, count, call);
+  } else if (scatter) {
+    shoal_coll_reduce_scatter(team, type, op, dest, source, count);
+  } else {
+    shoal_coll_allreduce(team, algo, type, op, dest, source, count);
+  }
+}
+
 int shoal_reduce_call(const char *call, shoal_team *team, void *dest, const void *source,
                       size_t count, int type, int op)
 {
@@ -53,13 +87,13 @@ int shoal_reduce_call(const char *call, shoal_team *team, void *dest, const void
   if (bytes == 0) return 0;
   if (reduce_on_gpu(call, team, dest, source, count, bytes, type, op, 0)) return 0;
   coll_no_partial_overlap(call, dest, bytes, source, bytes, true);
-  int algo = shoal_allreduce_pick(team, allreduce_forced(), count, es, dest == source);
+  int algo = reduce_pick(team, count, es, false, dest == source);
   /* Depending on size, an algorithm reads the source or writes the dest of
    * other PEs (Iris #526): require both always, so that a program does not
    * pass or fail by message size. */
   coll_need_sym(call, "source", source, bytes);
   coll_need_sym(call, "dest", dest, bytes);
-  shoal_coll_allreduce(team, algo, type, op, dest, source, count);
+  reduce_run(call, team, algo, false, dest, source, count, type, op);
   return 0;
 }
 
@@ -75,7 +109,40 @@ static int reduce_scatter_call(const char *call, shoal_team *team, void *dest, c
   if (reduce_on_gpu(call, team, dest, source, count, bytes, type, op, 1)) return 0;
   coll_need_sym(call, "source", source, all);
   coll_no_partial_overlap(call, dest, bytes, source, all, false);
-  shoal_coll_reduce_scatter(team, type, op, dest, source, count);
+  reduce_run(call, team, reduce_pick(team, count, es, true, false), true, dest, source, count, type, op);
+  return 0;
+}
+
+/* For tests/coll/test_lanes (not a public API): the reductions of
+ * collectives/ at a scope of nlanes lanes, this thread lane `lane`, the way
+ * a GPU grid runs them with a block per lane.  algo: SHOAL_REDUCE_PULL,
+ * STAGED or TWOSHOT (all-reduce; in place: STAGED or TWOSHOT), or scatter
+ * (reduce-scatter, algo ignored).  type, op: shoal_rtype, shoal_rop.  Every
+ * PE must run the same nlanes; the threads of a PE call it concurrently. */
+SHOAL_API int shoalx_coll_reduce_lane(int algo, int scatter, shmem_team_t team, void *dest, const void *source,
+                                      size_t count, int type, int op, int lane, int nlanes)
+{
+  const char *call = "shoalx_coll_reduce_lane";
+  if (!shoal_team_handle_ok(call, team)) return -1;
+  if (team->my_pe < 0) shoal_error(call, "this PE (%d) is not a member of argument 'team'", shoal_dstate.my_pe);
+  if (!scatter && algo != SHOAL_REDUCE_PULL && algo != SHOAL_REDUCE_STAGED && algo != SHOAL_REDUCE_TWOSHOT)
+    shoal_error(call, "argument 'algo' = %d is not a lane reduction", algo);
+  if (type < 0 || type >= SHOAL_RT_COUNT || op < 0 || op >= SHOAL_OP_COUNT)
+    shoal_error(call, "argument 'type' = %d or 'op' = %d is out of range", type, op);
+  if (nlanes < 1 || nlanes > SHOAL_GRID_MAX_BLOCKS)
+    shoal_error(call, "argument 'nlanes' = %d must be in [1, %d]", nlanes, SHOAL_GRID_MAX_BLOCKS);
+  if (lane < 0 || lane >= nlanes) shoal_error(call, "argument 'lane' = %d must be in [0, %d)", lane, nlanes);
+  if (!shoal_push_ok(team))
+    shoal_error(call, "argument 'team': every member must be reachable by load/store (at most %d)",
+                SHOAL_SCOPE_MAX_PEERS);
+  if (!scatter && dest == source && algo == SHOAL_REDUCE_PULL)
+    shoal_error(call, "the pull is not in place (STAGED or TWOSHOT are)");
+  if (algo == SHOAL_REDUCE_STAGED && shoal_coll_scratch_size(team) < shoal_reduce_size(type))
+    shoal_error(call, "the team has no scratch to stage through");
+  shoal_scope s = shoal_scope_make(0, 1, (unsigned)lane, (unsigned)nlanes, 1);
+  shoal_reducer r = shoal_reducer_make(type, op);
+  char *ps[SHOAL_SCOPE_MAX_PEERS], *pd[SHOAL_SCOPE_MAX_PEERS];
+  shoal_reduce_run_scope(&s, team, &r, algo, scatter != 0, ps, pd, dest, source, count, call);
   return 0;
 }
 
