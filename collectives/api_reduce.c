@@ -115,34 +115,50 @@ static int reduce_scatter_call(const char *call, shoal_team *team, void *dest, c
 
 /* For tests/coll/test_lanes (not a public API): the reductions of
  * collectives/ at a scope of nlanes lanes, this thread lane `lane`, the way
- * a GPU grid runs them with a block per lane.  algo: SHOAL_REDUCE_PULL,
- * STAGED or TWOSHOT (all-reduce; in place: STAGED or TWOSHOT), or scatter
- * (reduce-scatter, algo ignored).  type, op: shoal_rtype, shoal_rop.  Every
- * PE must run the same nlanes; the threads of a PE call it concurrently. */
-SHOAL_API int shoalx_coll_reduce_lane(int algo, int scatter, shmem_team_t team, void *dest, const void *source,
-                                      size_t count, int type, int op, int lane, int nlanes)
+ * a GPU grid runs them with a block per lane.  which: 0 the one-shot pull,
+ * 1 the staged pull, 2 two-shot (all-reduce; in place: 1 or 2), 3
+ * reduce-scatter.  type, op: names as in shmem_TYPE_OP_reduce ("long",
+ * "sum").  Every PE must run the same nlanes; the threads of a PE call it
+ * concurrently. */
+SHOAL_API int shoalx_coll_reduce_lane(int which, shmem_team_t team, void *dest, const void *source, size_t count,
+                                      const char *type, const char *op, int lane, int nlanes)
 {
+  static const int algos[3] = {SHOAL_REDUCE_PULL, SHOAL_REDUCE_STAGED, SHOAL_REDUCE_TWOSHOT};
+  static const char *const types[] = {
+#define SHOAL_RT_NAME(T, N) #N,
+    SHOAL_REDUCE_ARITH_TYPES(SHOAL_RT_NAME) SHOAL_HALF_TYPES(SHOAL_RT_NAME)
+#undef SHOAL_RT_NAME
+  };
+  static const char *const ops[] = {
+#define SHOAL_OP_NAME(OP, CLASS) #OP,
+    SHOAL_REDUCE_OPS(SHOAL_OP_NAME)
+#undef SHOAL_OP_NAME
+  };
   const char *call = "shoalx_coll_reduce_lane";
+  int ti = -1, oi = -1;
+  for (int i = 0; i < (int)(sizeof types / sizeof types[0]); i++)
+    if (type && !strcmp(type, types[i])) ti = i;
+  for (int i = 0; i < SHOAL_OP_COUNT; i++)
+    if (op && !strcmp(op, ops[i])) oi = i;
   if (!shoal_team_handle_ok(call, team)) return -1;
   if (team->my_pe < 0) shoal_error(call, "this PE (%d) is not a member of argument 'team'", shoal_dstate.my_pe);
-  if (!scatter && algo != SHOAL_REDUCE_PULL && algo != SHOAL_REDUCE_STAGED && algo != SHOAL_REDUCE_TWOSHOT)
-    shoal_error(call, "argument 'algo' = %d is not a lane reduction", algo);
-  if (type < 0 || type >= SHOAL_RT_COUNT || op < 0 || op >= SHOAL_OP_COUNT)
-    shoal_error(call, "argument 'type' = %d or 'op' = %d is out of range", type, op);
+  if (which < 0 || which > 3) shoal_error(call, "argument 'which' = %d must be 0, 1, 2 or 3", which);
+  if (ti < 0 || oi < 0) shoal_error(call, "argument 'type' (%s) or 'op' (%s) is unknown", type ? type : "NULL",
+                                    op ? op : "NULL");
   if (nlanes < 1 || nlanes > SHOAL_GRID_MAX_BLOCKS)
     shoal_error(call, "argument 'nlanes' = %d must be in [1, %d]", nlanes, SHOAL_GRID_MAX_BLOCKS);
   if (lane < 0 || lane >= nlanes) shoal_error(call, "argument 'lane' = %d must be in [0, %d)", lane, nlanes);
   if (!shoal_push_ok(team))
     shoal_error(call, "argument 'team': every member must be reachable by load/store (at most %d)",
                 SHOAL_SCOPE_MAX_PEERS);
-  if (!scatter && dest == source && algo == SHOAL_REDUCE_PULL)
-    shoal_error(call, "the pull is not in place (STAGED or TWOSHOT are)");
-  if (algo == SHOAL_REDUCE_STAGED && shoal_coll_scratch_size(team) < shoal_reduce_size(type))
+  if (which == 0 && dest == source) shoal_error(call, "the pull is not in place (1 and 2 are)");
+  if (which == 1 && shoal_coll_scratch_size(team) < shoal_reduce_size(ti))
     shoal_error(call, "the team has no scratch to stage through");
   shoal_scope s = shoal_scope_make(0, 1, (unsigned)lane, (unsigned)nlanes, 1);
-  shoal_reducer r = shoal_reducer_make(type, op);
+  shoal_reducer r = shoal_reducer_make(ti, oi);
   char *ps[SHOAL_SCOPE_MAX_PEERS], *pd[SHOAL_SCOPE_MAX_PEERS];
-  shoal_reduce_run_scope(&s, team, &r, algo, scatter != 0, ps, pd, dest, source, count, call);
+  shoal_reduce_run_scope(&s, team, &r, which == 3 ? SHOAL_REDUCE_PULL : algos[which], which == 3, ps, pd, dest,
+                         source, count, call);
   return 0;
 }
 
