@@ -5,10 +5,12 @@
  * how a slice is combined:
  *
  *   shoal_reducer_size(r)        bytes per element;
- *   shoal_reducer_range(s, r, out, nout, me, in, np, lo, hi)
+ *   shoal_reducer_range(s, r, out, in, np, lo, hi)
  *       elements [lo, hi) of the reduction over in[0..np) (team order),
- *       stored at out[0] (nout == 1), or at every out[(me + k) % nout],
- *       k = 1..nout, in that staggered order (two-shot's all-gather half).
+ *       stored at out (the pull, reduce-scatter);
+ *   shoal_reducer_range_all(s, r, pd, me, in, np, lo, hi)
+ *       the same stored at every member's pd[(me + k) % np], k = 1..np,
+ *       in that staggered order (two-shot's all-gather half).
  *
  * The CPU's reducer (here) is type-erased: a (type, op) pair for
  * shoal_reduce_combine (reduce_op.h), a cache-sized piece at a time.  The
@@ -47,12 +49,14 @@ SHOAL_FN size_t shoal_reducer_size(const shoal_reducer *r) { return shoal_reduce
  * piece stays in the cache while it is copied to every member. */
 #define SHOAL_REDUCE_PIECE_BYTES (32u << 10)
 
-SHOAL_FN void shoal_reducer_range(const shoal_scope *s, const shoal_reducer *r, char *const *out, int nout, int me,
-                                  const char *const *in, int np, size_t lo, size_t hi)
+/* Elements [lo, hi) by the lane's threads (a CPU lane: one thread), a
+ * piece at a time: reduced at home + piece, then copied to the other nout - 1
+ * outputs out[(me + k) % nout]. */
+SHOAL_FN void shoal_reducer_pieces(const shoal_scope *s, const shoal_reducer *r, char *home, char *const *out,
+                                   int nout, int me, const char *const *in, int np, size_t lo, size_t hi)
 {
   size_t es = shoal_reduce_size(r->type);
   size_t per = SHOAL_REDUCE_PIECE_BYTES / es ? SHOAL_REDUCE_PIECE_BYTES / es : 1;
-  char *home = out[nout == 1 ? 0 : me];   /* where a piece is reduced */
   for (size_t a = lo + s->tid * per; a < hi; a += (size_t)s->nthreads * per) {
     size_t c = hi - a < per ? hi - a : per, off = a * es;
     char *acc = home + off;
@@ -70,6 +74,16 @@ SHOAL_FN void shoal_reducer_range(const shoal_scope *s, const shoal_reducer *r, 
       if (q != first) shoal_reduce_combine(r->type, r->op, acc, in[q] + off, c);
     for (int k = 1; k < nout; k++) shoal_copy(out[(me + k) % nout] + off, acc, c * es);
   }
+}
+SHOAL_FN void shoal_reducer_range(const shoal_scope *s, const shoal_reducer *r, char *out, const char *const *in,
+                                  int np, size_t lo, size_t hi)
+{
+  shoal_reducer_pieces(s, r, out, &out, 1, 0, in, np, lo, hi);
+}
+SHOAL_FN void shoal_reducer_range_all(const shoal_scope *s, const shoal_reducer *r, char *const *pd, int me,
+                                      const char *const *in, int np, size_t lo, size_t hi)
+{
+  shoal_reducer_pieces(s, r, pd[me], pd, np, me, in, np, lo, hi);
 }
 
 /* Chunk c of `chunks`'s elements [lo, hi) of n, cut at 16-byte units (the

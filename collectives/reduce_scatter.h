@@ -6,19 +6,19 @@
  * source that is still being read.  Remotely read: source.  dest is only
  * written locally.
  *
- * At any scope: the one-shot pull (reduce_oneshot.h) on block me of the
- * source.  shoal_coll_reduce_scatter: on the signal channels, one thread,
+ * At any scope: the one-shot pull (reduce_oneshot.h) at byte offset
+ * shoal_reduce_scatter_off of the source (block me).  shoal_coll_reduce_scatter: on the signal channels, one thread,
  * for teams with members behind the network. */
 #ifndef SHOAL_COLL_REDUCE_SCATTER_H
 #define SHOAL_COLL_REDUCE_SCATTER_H
 
 #include "reduce_oneshot.h"
 
-SHOAL_REDUCER_TEMPLATE
-SHOAL_FN void shoal_reduce_scatter_scope(const shoal_scope *s, shoal_team *t, const SHOAL_REDUCER *r, char **ps,
-                                         void *dest, const void *src, size_t n, const char *call)
+/* Where member me's block starts in every member's source: the pull's
+ * offset (shoal_reduce_run_scope, reduce_select.h). */
+SHOAL_FN size_t shoal_reduce_scatter_off(const shoal_team *t, size_t n, size_t es)
 {
-  shoal_reduce_pull_scope(s, t, r, ps, dest, src, (size_t)t->my_pe * n * shoal_reducer_size(r), n, call);
+  return (size_t)t->my_pe * n * es;
 }
 
 SHOAL_FN void shoal_coll_reduce_scatter(shoal_team *t, int type, int op, void *dest, const void *src,

@@ -119,7 +119,7 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
   size_t bytes = a->count * a->es;
   if (a->where == SHOAL_AT_STREAM) {   /* the grid kernel reads the peers' sources in the GPU heap */
     size_t sbytes = a->scatter ? bytes * (size_t)a->team_size : bytes;
-    if (sbytes >= SHOAL_GPU_GRID_MIN && a->src_sym && !(a->scatter && a->in_place))
+    if (a->team_size > 0 && sbytes >= SHOAL_GPU_GRID_MIN && a->src_sym && !(a->scatter && a->in_place))
       return SHOAL_REDUCE_LAUNCH_GRID;
     return SHOAL_REDUCE_LAUNCH_BLOCK;
   }
@@ -187,10 +187,12 @@ SHOAL_FN void shoal_reduce_run_scope(const shoal_scope *s, shoal_team *t, const 
                                      bool scatter, char **ps, char **pd, void *dest, const void *src, size_t n,
                                      const char *call)
 {
-  if (scatter) shoal_reduce_scatter_scope(s, t, r, ps, dest, src, n, call);
-  else if (algo == SHOAL_REDUCE_TWOSHOT) shoal_reduce_twoshot_scope(s, t, r, ps, pd, dest, src, n, call);
-  else if (algo == SHOAL_REDUCE_STAGED) shoal_reduce_staged_scope(s, t, r, ps, dest, src, n, call);
-  else shoal_reduce_pull_scope(s, t, r, ps, dest, src, 0, n, call);
+  if (algo == SHOAL_REDUCE_TWOSHOT && !scatter) {
+    shoal_reduce_twoshot_scope(s, t, r, ps, pd, dest, src, n, call);
+    return;
+  }
+  size_t off = scatter ? shoal_reduce_scatter_off(t, n, shoal_reducer_size(r)) : 0;
+  shoal_reduce_pull_scope(s, t, r, ps, dest, src, off, n, !scatter && algo == SHOAL_REDUCE_STAGED, call);
 }
 
 #endif

@@ -31,7 +31,7 @@ SHOAL_FN void shoal_reduce_twoshot_scope(const shoal_scope *s, shoal_team *t, co
   shoal_scope_enter(s, t, call);
   shoal_reduce_share(n, shoal_reducer_size(r), (size_t)me * s->nlanes + s->lane, (size_t)np * s->nlanes, &lo,
                      &hi);
-  shoal_reducer_range(s, r, pd, np, me, (const char *const *)ps, np, lo, hi);
+  shoal_reducer_range_all(s, r, pd, me, (const char *const *)ps, np, lo, hi);
   shoal_scope_leave(s, t, call);
 }
 

@@ -130,12 +130,29 @@ __global__ void k_graph(team_info ti, float *a, float *b, float *c, size_t n, ui
 
 /* The grid algorithms, not the block-0 fallback, run where they should
  * (a test that passes on the fallback alone proves nothing about them). */
+/* collectives/reduce_select.h at grid scope, for symmetric buffers. */
+__device__ int grid_pick(const shoal_team *t, size_t n, size_t es, bool in_place, bool scatter)
+{
+  shoal_reduce_ask a;
+  memset(&a, 0, sizeof a);
+  shoal_reduce_ask_team(&a, t);
+  a.where = SHOAL_AT_GRID;
+  a.scatter = scatter;
+  a.count = n;
+  a.es = es;
+  a.direct = shoal_grid_direct(t);
+  a.in_place = in_place;
+  a.src_sym = a.dest_sym = true;
+  return shoal_reduce_select(&a);
+}
 __global__ void k_pick(shmem_team_t team, int *out)
 {
   shoal_team *t = shoal_gpu_team_or_fail("k_pick", team);
-  out[0] = shoal_grid_pick_reduce(t, 100003, 4, false, true, true) == SHOAL_GRID_TWOSHOT;
-  out[1] = shoal_grid_pick_reduce(t, 100003, 8, true, true, true) == SHOAL_GRID_TWOSHOT;
-  out[2] = shoal_gpu_ll_reduce_fits(t, 8000, 4) || shoal_grid_pick_reduce(t, 8000, 4, false, true, true) == SHOAL_GRID_ONESHOT;
+  out[0] = grid_pick(t, 100003, 4, false, false) == SHOAL_REDUCE_TWOSHOT;
+  out[1] = grid_pick(t, 100003, 8, true, false) == SHOAL_REDUCE_TWOSHOT &&
+           grid_pick(t, 100003, 8, false, true) == SHOAL_REDUCE_PULL;
+  int small = grid_pick(t, 8000, 4, false, false);
+  out[2] = small == SHOAL_REDUCE_LL || small == SHOAL_REDUCE_PULL;
   out[3] = shoal_grid_pick_move(t, 1u << 20) == SHOAL_GRID_PUSH;
 }
 __global__ void k_mismatch(char *dst, const char *src, size_t nb) { shmemx_fcollectmem_grid(SHMEM_TEAM_WORLD, dst, src, nb); }
