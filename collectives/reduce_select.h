@@ -148,7 +148,7 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
 SHOAL_FN void shoal_reduce_ask_team(shoal_reduce_ask *a, const shoal_team *t)
 {
   a->team_size = t->size;
-  a->pushbox_slot = shoal_pushbox_slot_bytes(t);
+  a->pushbox_slot = t->pushbox ? shoal_pushbox_slot_bytes(t) : 0;
   a->scratch = shoal_coll_scratch_size(t);
 }
 

@@ -132,7 +132,9 @@ __device__ inline void shoal_grid_reduce_any(const char *call, shmem_team_t team
 {
   shoal_grid_check(call);
   shoal_team *t = shoal_gpu_team_or_fail(call, team);
-  shoal_grid_check_overlap(call, dest, src, n * sizeof(T) * (scatter ? (size_t)t->size : 1));
+  if (!scatter) shoal_grid_check_overlap(call, dest, src, n * sizeof(T));
+  else if (SHOAL_UNLIKELY(shoal_gpu_scatter_overlaps(dest, n * sizeof(T), src, n * sizeof(T) * (size_t)t->size)))
+    shoal_gpu_scatter_overlap_fail(call, dest, src, shoal_grid_block() == 0 && shoal_gpu_block_tid() == 0);
   if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {
     SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, n, scatter));
     return;

@@ -446,6 +446,20 @@ SHOAL_COLD_FN void shoal_gpu_root_fail(const char *call, int root, int size, boo
            call, root, size);
   shoal_gpu_trap();
 }
+/* reduce_scatter: every member reads all of my source, so dest may not
+ * overlap it at all (not even be it). */
+SHOAL_COLD_FN void shoal_gpu_scatter_overlap_fail(const char *call, const void *dest, const void *src, bool say)
+{
+  if (say)
+    printf("shoal: PE %d: error: %s: dest %p overlaps the source %p (every member reads all of the source)\n",
+           SHOAL_STATE->my_pe, call, dest, src);
+  shoal_gpu_trap();
+}
+__device__ inline bool shoal_gpu_scatter_overlaps(const void *dest, size_t dbytes, const void *src, size_t sbytes)
+{
+  const char *d = (const char *)dest, *s = (const char *)src;
+  return dbytes && d < s + sbytes && s < d + dbytes;
+}
 __device__ inline void shoal_gpu_check_overlap(const char *call, const void *dest, const void *src, size_t bytes)
 {
   const char *d = (const char *)dest, *s = (const char *)src;
@@ -609,6 +623,8 @@ template <class T, class OP>
 __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T *dest, const T *src, size_t n,
                                               bool scatter)
 {
+  if (scatter && SHOAL_UNLIKELY(shoal_gpu_scatter_overlaps(dest, n * sizeof(T), src, n * sizeof(T) * (size_t)t->size)))
+    shoal_gpu_scatter_overlap_fail(call, dest, src, shoal_gpu_block_tid() == 0);
   int algo = shoal_gpu_reduce_pick(t, SHOAL_AT_BLOCK, scatter, dest, src, n, sizeof(T));
   if (!shoal_gpu_reduce_scoped_algo(algo)) {
     shoal_gpu_reduce_block_only<T, OP>(call, t, algo, scatter, dest, src, n);
