@@ -3,7 +3,7 @@
  * place (fused): elements written by one block are reduced or moved, and
  * checked by another.  Fresh data every round, outputs poisoned, every
  * element checked; world and strided teams (sizes 1 and 2 at 2-4 PEs),
- * in place, odd sizes, misaligned buffers, grids of 1, 3 and the largest
+ * in place, a source outside the symmetric heap, odd sizes, misaligned buffers, grids of 1, 3 and the largest
  * safe size, a slow member, and a captured graph replayed 120 times with
  * no host reset.  `test_grid mismatch` and `test_grid toomany` must fail
  * with a message (run.sh checks). */
@@ -179,6 +179,8 @@ int main(int argc, char **argv)
   GT_CUDA(cudaMemset(bad_dev, 0, sizeof(unsigned)));
   const size_t maxn = (1u << 20) + 64;
   char *A = (char *)shmem_malloc(maxn * 8 * 4 + 64), *B = (char *)shmem_malloc(maxn * 8 * 4 + 64);
+  float *priv;   /* device memory outside the symmetric heap */
+  GT_CUDA(cudaMalloc((void **)&priv, maxn * sizeof(float)));
   if (!strcmp(mode, "mismatch")) {   /* must stop with a message */
     k_mismatch<<<me == 0 ? 2 : 4, 64>>>(B, A, 1u << 20);
     GT_LAUNCHED();
@@ -240,6 +242,14 @@ int main(int argc, char **argv)
                                             bad_dev);
         GT_LAUNCHED();
         GT_CHECK(take_bad() == 0, "%s float sum_reduce_grid misaligned n=%zu grid=%d", tn, n, g);
+        /* a source outside the symmetric heap: staged through the team's
+         * scratch (many chunks from 100003 elements), each block its share */
+        k_reduce<float, op_sum><<<g, 256>>>(ti, (float *)B, priv, n, rounds, gt_seed, salt += 8, 1, bad_dev);
+        GT_LAUNCHED();
+        GT_CHECK(take_bad() == 0, "%s float sum_reduce_grid private source n=%zu grid=%d", tn, n, g);
+        k_reduce<float, op_sum><<<g, 256>>>(ti, priv, priv, n, rounds, gt_seed, salt += 8, 0, bad_dev);
+        GT_LAUNCHED();
+        GT_CHECK(take_bad() == 0, "%s float sum_reduce_grid private, in place n=%zu grid=%d", tn, n, g);
         k_reduce<double, op_sum><<<g, 256>>>(ti, (double *)A, (double *)A, n, rounds, gt_seed, salt += 8, 1, bad_dev);
         GT_LAUNCHED();
         GT_CHECK(take_bad() == 0, "%s double sum_reduce_grid in place n=%zu grid=%d", tn, n, g);
@@ -299,6 +309,7 @@ int main(int argc, char **argv)
     GT_CUDA(cudaFree(round));
     GT_CUDA(cudaStreamDestroy(s));
   }
+  GT_CUDA(cudaFree(priv));
   shmem_free(A);
   shmem_free(B);
   return gt_finish("test_grid");
