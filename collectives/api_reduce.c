@@ -44,25 +44,26 @@ static int allreduce_forced(void)
 }
 
 /* The CPU's selection (collectives/reduce_select.h) for this team and call. */
-static int reduce_pick(shoal_team *team, size_t count, size_t es, bool scatter, bool in_place)
+static inline int reduce_pick(shoal_team *team, size_t count, size_t es, bool scatter, bool in_place)
 {
-  shoal_reduce_ask a;
-  memset(&a, 0, sizeof a);
+  shoal_reduce_ask a = {
+    .where = SHOAL_AT_CPU,
+    .forced = scatter ? SHOAL_ALLREDUCE_AUTO : allreduce_forced(),
+    .scatter = scatter,
+    .count = count,
+    .es = es,
+    .direct = shoal_push_ok(team),
+    .in_place = in_place,
+    .src_sym = true,   /* the entry points require both */
+    .dest_sym = true,
+  };
   shoal_reduce_ask_team(&a, team);
-  a.where = SHOAL_AT_CPU;
-  a.forced = scatter ? SHOAL_ALLREDUCE_AUTO : allreduce_forced();
-  a.scatter = scatter;
-  a.count = count;
-  a.es = es;
-  a.direct = shoal_push_ok(team);
-  a.in_place = in_place;
-  a.src_sym = a.dest_sym = true;   /* the entry points require both */
   return shoal_reduce_select(&a);
 }
 
 /* Run what reduce_pick chose: a scope algorithm at one lane of one thread,
  * or a channel algorithm. */
-static void reduce_run(const char *call, shoal_team *team, int algo, bool scatter, void *dest, const void *source,
+static inline void reduce_run(const char *call, shoal_team *team, int algo, bool scatter, void *dest, const void *source,
                        size_t count, int type, int op)
 {
   if (algo == SHOAL_REDUCE_PULL || algo == SHOAL_REDUCE_STAGED || algo == SHOAL_REDUCE_TWOSHOT) {
