@@ -280,8 +280,16 @@ for op, what, types in OPS:
             "for somewhat longer ones (every PE reads every peer's source), two-shot "
             "(reduce-scatter then all-gather; medium and large messages on small teams), or "
             "ring (chunked reduce-scatter and all-gather with one signal per round; large "
-            "teams).  SHOAL_ALLREDUCE=oneshot|twoshot|ring|push forces one (oneshot is the "
-            "pull form; push sends longer vectors in slot-sized rounds).  Depending on the algorithm "
+            "teams).  On a team that spans nodes, where some node holds several members "
+            "(each node's members being consecutive team PEs, at most 64 nodes), it is "
+            "hierarchical at every size: each node's members push their vector, in "
+            "pushbox-slot chunks, to the node's first member over shared memory, only these "
+            "leaders exchange across nodes (one message per node pair and chunk), and each "
+            "leader pushes the result back to its node (the GPU's collectives on such teams "
+            "choose the same).  SHOAL_COLL_HIER=0 keeps the flat algorithms on such teams.  "
+            "SHOAL_ALLREDUCE=oneshot|twoshot|ring|push|hier forces one (oneshot is the "
+            "pull form; push sends longer vectors in slot-sized rounds; hier applies only where "
+            "the team's layout allows it).  Depending on the algorithm "
             "other PEs read source or write dest, so both must be symmetric (always checked).")
     if f16:
         desc += ("  The shmemx_half and shmemx_bfloat16 forms reduce 16-bit floats: shmemx_half_t "
