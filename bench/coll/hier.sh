@@ -5,7 +5,8 @@
 # libfabric FI_PROVIDER (default shm), first with the hierarchical
 # algorithm (auto), then with SHOAL_COLL_HIER=0 (auto's flat choice).
 #   bench/coll/hier.sh [max_bytes]      (from the build directory)
-# CSVs go to $SHOAL_BENCH_OUT (default bench/coll/out).
+# CSVs go to $SHOAL_BENCH_OUT (default bench/coll/out); SHOAL_BENCH_STEP=2
+# doubles the size from 4 KB on (default: times 4).
 set -u
 max=${1:-4194304}
 np=${SHOAL_BENCH_NP:-4}
@@ -17,7 +18,7 @@ for mode in hier flat; do
   if [ $mode = flat ]; then export SHOAL_COLL_HIER=0; else unset SHOAL_COLL_HIER; fi
   echo "== $mode: SHOAL_PES_PER_NODE=$SHOAL_PES_PER_NODE FI_PROVIDER=$FI_PROVIDER ${SHOAL_COLL_HIER:+SHOAL_COLL_HIER=0 }tools/oshrun -np $np"
   tools/oshrun -np "$np" bench/coll/bench_coll -o "$out/allreduce_$mode.csv" -l "$mode" -m "$max" \
-    -t long_sum_reduce || exit 1
+    -t long_sum_reduce -s "${SHOAL_BENCH_STEP:-4}" || exit 1
 done
 echo
 awk -F, 'FNR == 1 { next }

@@ -74,6 +74,26 @@ static inline long long datum(const char *op, int pe, size_t i, unsigned salt)
   X(double _Complex, complexd, sum) X(float _Complex, complexf, prod)
 ALL_OPS(HIER_TEST)
 
+/* A small broadcast between reductions: its pushes take one pushbox slot
+ * each, the hierarchical all-reduce's take a whole ring; both count on the
+ * same per-pair credits. */
+static void bcast_between(shmem_team_t t, const char *tn, unsigned salt)
+{
+  int me = shmem_team_my_pe(t), n = shmem_team_n_pes(t), root = (int)(salt % (unsigned)n);
+  enum { NB = 301 };
+  unsigned char *src = buf_a, *dst = buf_b;
+  for (size_t i = 0; i < NB; i++) src[i] = (unsigned char)shoal_test_val(wpe(t, me), i, salt + 7);
+  shoal_test_poison(dst, NB + 1);
+  CHECK(shmem_broadcastmem(t, dst, src, NB, root) == 0, "broadcast rc");
+  for (size_t i = 0; i < NB; i++)
+    if (dst[i] != (unsigned char)shoal_test_val(wpe(t, root), i, salt + 7)) {
+      CHECK(0, "broadcastmem %s root %d between reductions: byte %zu wrong", tn, root, i);
+      break;
+    }
+  CHECK(dst[NB] == POISON_BYTE, "broadcast wrote past the end");
+  shmem_team_sync(t);
+}
+
 enum { H_WORLD, H_TAIL, H_EVEN, H_HEAD, N_HTEAMS };
 static const char *const hname[N_HTEAMS] = {"world", "PEs 1..", "even PEs", "PEs 0..2"};
 
@@ -103,6 +123,7 @@ START_TEST(test_hier)
           hier_##N##_##OP(t[k], hname[k], ne, salt, ip);
         ALL_OPS(RUN)
 #undef RUN
+        bcast_between(t[k], hname[k], salt);
       }
   }
   for (int k = 1; k < N_HTEAMS; k++) shmem_team_destroy(t[k]);
