@@ -283,7 +283,7 @@ for op, what, types in OPS:
             "teams).  On a team that spans nodes, where some node holds several members "
             "(each node's members being consecutive team PEs, at most 64 nodes), it is "
             "hierarchical at every size: each node's members push their vector, in "
-            "pushbox-slot chunks, to the node's first member over shared memory, only these "
+            "chunks of a pushbox ring, to the node's first member over shared memory, only these "
             "leaders exchange across nodes (one message per node pair and chunk), and each "
             "leader pushes the result back to its node (the GPU's collectives on such teams "
             "choose the same).  SHOAL_COLL_HIER=0 keeps the flat algorithms on such teams.  "
