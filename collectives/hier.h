@@ -134,4 +134,53 @@ SHOAL_FN void shoal_coll_reduce_hier(shoal_team *t, int type, int op, void *dest
   }
 }
 
+/* Hierarchical fcollect (all-gather of equal blocks): a node's members are
+ * consecutive team PEs, so their blocks are one range of dest.
+ *
+ *   1. the leader tells its members and the other leaders its dest is
+ *      free; each member puts its block into the leader's dest (a store)
+ *      and signals;
+ *   2. each leader puts its node's range into every other leader's dest
+ *      once that one is free (one message per node pair) and signals;
+ *   3. once every range has landed, the leader puts the whole dest into
+ *      each member's and signals.
+ *
+ * Remotely written: dest (symmetric).  Every member waits twice for its
+ * leader (dest free, dest complete) and signals it once; leaders signal
+ * each other twice (free, landed) and wait for each other twice. */
+SHOAL_FN void shoal_coll_fcollect_hier(shoal_team *t, void *dest, const void *src, size_t bytes)
+{
+  int nodes = t->hier_nodes, mine_node = t->hier_node, me = t->my_pe;
+  int lead = shoal_hier_leader(t, mine_node), last = t->hier_first[mine_node + 1];
+  char *d = (char *)dest;
+  if (me != lead) {
+    shoal_coll_wait(t, lead);   /* the leader's dest is free */
+    shoal_dev_putmem(SHOAL_DEV_CTX, d + (size_t)me * bytes, src, bytes, shoal_team_world_pe(t, lead));
+    shoal_coll_signal(t, lead);
+    shoal_coll_wait(t, lead);   /* my dest holds every block */
+    return;
+  }
+  shoal_coll_fence();
+  for (int m = lead + 1; m < last; m++) shoal_chan_tell(t, m, SHOAL_CHAN_SENT, SHOAL_CHAN_IN);
+  for (int k = 1; k < nodes; k++)
+    shoal_chan_tell(t, shoal_hier_leader(t, (mine_node + k) % nodes), SHOAL_CHAN_SENT, SHOAL_CHAN_IN);
+  shoal_copy(d + (size_t)me * bytes, src, bytes);
+  for (int m = lead + 1; m < last; m++) shoal_coll_wait(t, m);   /* my node's blocks landed */
+  char *range = d + (size_t)lead * bytes;
+  size_t len = (size_t)(last - lead) * bytes;
+  for (int k = 1; k < nodes; k++) {
+    int p = shoal_hier_leader(t, (mine_node + k) % nodes);
+    shoal_coll_wait(t, p);   /* p's dest is free */
+    shoal_dev_putmem(SHOAL_DEV_CTX, range, range, len, shoal_team_world_pe(t, p));
+  }
+  shoal_coll_fence();
+  for (int k = 1; k < nodes; k++)
+    shoal_chan_tell(t, shoal_hier_leader(t, (mine_node + k) % nodes), SHOAL_CHAN_SENT, SHOAL_CHAN_IN);
+  for (int k = 1; k < nodes; k++) shoal_coll_wait(t, shoal_hier_leader(t, (mine_node + k) % nodes));
+  for (int m = lead + 1; m < last; m++)
+    shoal_dev_putmem(SHOAL_DEV_CTX, d, d, (size_t)t->size * bytes, shoal_team_world_pe(t, m));
+  shoal_coll_fence();
+  for (int m = lead + 1; m < last; m++) shoal_chan_tell(t, m, SHOAL_CHAN_SENT, SHOAL_CHAN_IN);
+}
+
 #endif

@@ -24,9 +24,10 @@
  *    which then needs both symmetric);
  *  - broadcast: the push broadcast, one pushbox slot per round (the pull
  *    broadcast where a team has no pushbox: the root's source symmetric);
- *  - reduce-scatter and the prefix sums (source symmetric), fcollect and
- *    alltoall (dest symmetric): collectives/reduce_scatter.h, scan.h,
- *    fcollect.h, alltoall.h.
+ *  - fcollect (dest symmetric): the hierarchical one (collectives/hier.h)
+ *    where the node layout allows it, else collectives/fcollect.h;
+ *  - reduce-scatter and the prefix sums (source symmetric), alltoall (dest
+ *    symmetric): collectives/reduce_scatter.h, scan.h, alltoall.h.
  * Buffers are global device memory (the proxy copies from and to them with
  * the GPU runtime), not __shared__ or local memory. */
 #ifndef SHOAL_GPU_REMOTE_COLL_H
@@ -129,7 +130,8 @@ static __device__ __noinline__ void shoal_gpu_rcoll_run(const char *call, int wh
   case SHOAL_GPU_RC_BROADCAST: shoal_gpu_rcoll_broadcast(call, t, dest, src, n, root); break;
   case SHOAL_GPU_RC_FCOLLECT:
     shoal_gpu_rcoll_need_sym(call, "dest", dest, n * (size_t)t->size);
-    shoal_coll_fcollect(t, dest, src, n);
+    if (t->hier) shoal_coll_fcollect_hier(t, dest, src, n);   /* as shoal_coll_fcollect_pick: nodes first */
+    else shoal_coll_fcollect(t, dest, src, n);
     break;
   default:
     shoal_gpu_rcoll_need_sym(call, "dest", dest, n * (size_t)t->size);

@@ -2,7 +2,8 @@
  * "nodes" (SHOAL_PES_PER_NODE=k: k consecutive PEs share memory, libfabric
  * between them): every op of every reduction type class, the 16-bit
  * floats, sizes 1, 7, 1000 and 100001 (many pushbox chunks), in place and
- * not, fresh data, poisoned outputs, every element checked.
+ * not, fresh data, poisoned outputs, every element checked; fcollect of
+ * the same sizes in bytes, also hierarchical on these teams.
  *
  * Teams: world; PEs 1.. (3 PEs at 4: nodes of 1 + 2 with k = 2, 2 + 1 with
  * k = 3); every other PE (at k = 2 one member per node: flat; at k = 3 one
@@ -94,6 +95,26 @@ static void bcast_between(shmem_team_t t, const char *tn, unsigned salt)
   shmem_team_sync(t);
 }
 
+/* fcollect: hierarchical on the same teams as the all-reduce (member
+ * blocks to the node leader, node ranges between leaders, all back). */
+static void fcollect_check(shmem_team_t t, const char *tn, size_t nb, unsigned salt)
+{
+  int me = shmem_team_my_pe(t), n = shmem_team_n_pes(t);
+  unsigned char *src = buf_a, *dst = buf_b;
+  for (size_t i = 0; i < nb; i++) src[i] = (unsigned char)shoal_test_val(wpe(t, me), i, salt + 11);
+  shoal_test_poison(dst, nb * (size_t)n + 1);
+  CHECK(shmem_fcollectmem(t, dst, src, nb) == 0, "fcollect rc");
+  for (int q = 0; q < n; q++)
+    for (size_t i = 0; i < nb; i++)
+      if (dst[(size_t)q * nb + i] != (unsigned char)shoal_test_val(wpe(t, q), i, salt + 11)) {
+        CHECK(0, "fcollectmem %s %zu bytes: block %d byte %zu wrong", tn, nb, q, i);
+        q = n;
+        break;
+      }
+  CHECK(dst[nb * (size_t)n] == POISON_BYTE, "fcollect wrote past the end");
+  shmem_team_sync(t);
+}
+
 enum { H_WORLD, H_TAIL, H_EVEN, H_HEAD, N_HTEAMS };
 static const char *const hname[N_HTEAMS] = {"world", "PEs 1..", "even PEs", "PEs 0..2"};
 
@@ -124,6 +145,7 @@ START_TEST(test_hier)
         ALL_OPS(RUN)
 #undef RUN
         bcast_between(t[k], hname[k], salt);
+        if (ip == 0) fcollect_check(t[k], hname[k], ne, salt);
       }
   }
   for (int k = 1; k < N_HTEAMS; k++) shmem_team_destroy(t[k]);
