@@ -206,7 +206,11 @@ fam("shmem_fcollect", "concatenate equal-size blocks from every PE of a team",
      "void shmem_fcollect64(...);   /* same arguments, 64-bit elements */"],
     "All-gather: dest on every PE gets the nelems elements of each member's source, in team "
     "order.  Each PE pushes its block to the members in the staggered order (me + i) % n, after "
-    "the member has entered the call.  Remotely written: dest (symmetric, nelems * team size "
+    "the member has entered the call.  On a team that spans nodes, where some node holds several "
+    "members (consecutive team PEs per node), it is hierarchical: the members store their blocks "
+    "into the node's first member, these leaders exchange their nodes' ranges (one message per "
+    "node pair) and each puts the whole result back into its node; SHOAL_COLL_HIER=0 keeps the "
+    "flat form.  Remotely written: dest (symmetric, nelems * team size "
     "elements).",
     [("team", "The team."), ("dest", "Symmetric array of nelems * n elements."),
      ("source", "This PE's block."), ("nelems", "Elements per PE (bytes for fcollectmem).")] + AS_ARGS,

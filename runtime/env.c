@@ -18,8 +18,9 @@ const shoal_env_var shoal_env_vars[] = {
     {"SHOAL_TEAM_SCRATCH", "256K", "symmetric scratch bytes per team for collectives"},
     {"SHOAL_ALLREDUCE", "auto", "all-reduce algorithm: auto, oneshot, twoshot, ring, push, hier"},
     {"SHOAL_COLL_HIER", "1",
-     "1: all-reduce on a team that spans nodes, with some node holding several members, goes "
-     "node-wise (reduce inside each node, leaders across nodes, back inside); 0: flat algorithms"},
+     "1: all-reduce and fcollect on a team that spans nodes, with some node holding several "
+     "members, go node-wise (inside each node, leaders across nodes, back inside); 0: flat "
+     "algorithms"},
     {"SHOAL_TRANSPORT", "auto",
      "auto: libfabric only for PEs on other nodes; ofi: libfabric for every other PE; "
      "proxy: every other PE through the host proxy's active messages"},
