@@ -1,6 +1,6 @@
 #!/bin/sh
 # Hierarchical against flat all-reduce (shmem_long_sum_reduce on the world
-# team) in one run of this script: bench/coll/bench_coll under the same
+# team; SHOAL_BENCH_TEST=fcollectmem for fcollect) in one run of this script: bench/coll/bench_coll under the same
 # launcher, "nodes" of SHOAL_PES_PER_NODE PEs (default 2) over libfabric
 # FI_PROVIDER (default shm), alternately with the hierarchical algorithm
 # (auto) and with SHOAL_COLL_HIER=0 (auto's flat choice), SHOAL_BENCH_RUNS
@@ -13,6 +13,7 @@ set -u
 max=${1:-4194304}
 np=${SHOAL_BENCH_NP:-4}
 runs=${SHOAL_BENCH_RUNS:-3}
+test=${SHOAL_BENCH_TEST:-long_sum_reduce}
 out=${SHOAL_BENCH_OUT:-bench/coll/out}
 mkdir -p "$out"
 export SHOAL_PES_PER_NODE="${SHOAL_PES_PER_NODE:-2}" FI_PROVIDER="${FI_PROVIDER:-shm}"
@@ -22,13 +23,13 @@ while [ $r -le "$runs" ]; do
   for mode in hier flat; do
     if [ $mode = flat ]; then export SHOAL_COLL_HIER=0; else unset SHOAL_COLL_HIER; fi
     echo "== run $r, $mode: SHOAL_PES_PER_NODE=$SHOAL_PES_PER_NODE FI_PROVIDER=$FI_PROVIDER ${SHOAL_COLL_HIER:+SHOAL_COLL_HIER=0 }tools/oshrun -np $np"
-    tools/oshrun -np "$np" bench/coll/bench_coll -o "$out/allreduce_${mode}_$r.csv" -l "$mode" -m "$max" \
-      -t long_sum_reduce -s "${SHOAL_BENCH_STEP:-4}" || exit 1
+    tools/oshrun -np "$np" bench/coll/bench_coll -o "$out/${test}_${mode}_$r.csv" -l "$mode" -m "$max" \
+      -t "$test" -s "${SHOAL_BENCH_STEP:-4}" || exit 1
   done
   r=$((r + 1))
 done
 echo
-cat "$out"/allreduce_hier_*.csv "$out"/allreduce_flat_*.csv | awk -F, '
+cat "$out/${test}"_hier_*.csv "$out/${test}"_flat_*.csv | awk -F, '
   $1 == "impl" { next }
   { k = $1 "," $3; if (!(k in best) || $4 < best[k]) best[k] = $4; if ($1 == "hier" && !($3 in seen)) { seen[$3] = 1; order[++n] = $3 } }
   END {
@@ -39,4 +40,4 @@ cat "$out"/allreduce_hier_*.csv "$out"/allreduce_flat_*.csv | awk -F, '
       printf "%9s %12.2f %12.2f %9.2f\n", b, h, f, f / h
       printf "%s,%.3f,%.3f\n", b, h, f > OUT
     }
-  }' OUT="$out/allreduce_hier_vs_flat.csv"
+  }' OUT="$out/${test}_hier_vs_flat.csv"
