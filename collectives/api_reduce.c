@@ -44,6 +44,41 @@ static int allreduce_forced(void)
   return SHOAL_ALLREDUCE_AUTO;
 }
 
+/* The CPU's selection (collectives/reduce_select.h) for this team and call. */
+static inline int reduce_pick(shoal_team *team, size_t count, size_t es, bool scatter, bool in_place)
+{
+  shoal_reduce_ask a = {
+    .where = SHOAL_AT_CPU,
+    .forced = scatter ? SHOAL_ALLREDUCE_AUTO : allreduce_forced(),
+    .scatter = scatter,
+    .count = count,
+    .es = es,
+    .direct = shoal_push_ok(team),
+    .in_place = in_place,
+    .src_sym = true,   /* the entry points require both */
+    .dest_sym = true,
+  };
+  shoal_reduce_ask_team(&a, team);
+  return shoal_reduce_select(&a);
+}
+
+/* Run what reduce_pick chose: a scope algorithm at one lane of one thread,
+ * or a channel algorithm. */
+static inline void reduce_run(const char *call, shoal_team *team, int algo, bool scatter, void *dest, const void *source,
+                       size_t count, int type, int op)
+{
+  if (algo == SHOAL_REDUCE_PULL || algo == SHOAL_REDUCE_STAGED || algo == SHOAL_REDUCE_TWOSHOT) {
+    shoal_scope s = shoal_scope_make(0, 1, 0, 1, 0);
+    shoal_reducer r = shoal_reducer_make(type, op);
+    char *ps[SHOAL_SCOPE_MAX_PEERS], *pd[SHOAL_SCOPE_MAX_PEERS];
+    shoal_reduce_run_scope(&s, team, &r, algo, scatter, ps, pd, dest, source, count, call);
+  } else if (scatter) {
+    shoal_coll_reduce_scatter(team, type, op, dest, source, count);
+  } else {
+    shoal_coll_allreduce(team, algo, type, op, dest, source, count);
+  }
+}
+
 int shoal_reduce_call(const char *call, shoal_team *team, void *dest, const void *source,
                       size_t count, int type, int op)
 {
@@ -54,20 +89,22 @@ int shoal_reduce_call(const char *call, shoal_team *team, void *dest, const void
   if (bytes == 0) return 0;
   if (reduce_on_gpu(call, team, dest, source, count, bytes, type, op, 0)) return 0;
   coll_no_partial_overlap(call, dest, bytes, source, bytes, true);
-  int algo = shoal_allreduce_pick(team, allreduce_forced(), count, es, dest == source);
-  if (shoal_rt.env.debug && !(team->coll_logged & (1u << algo))) {   /* once per team and algorithm */
-    static const char *const names[] = {"auto", "oneshot", "twoshot", "ring", "push", "hier"};
+  int algo = reduce_pick(team, count, es, false, dest == source);
+  if (shoal_rt.env.debug && algo < 32 && !(team->coll_logged & (1u << algo))) {   /* once per team and algorithm */
+    static const char *const names[] = {"auto", "oneshot", "twoshot", "ring", "push", "hier", "pull", "staged",
+                                        "twoshot-scope", "ll", "channels", "launch-block", "launch-grid", "refuse"};
     team->coll_logged |= 1u << algo;
     shoal_debug("%s: all-reduce on the team of world PEs %d + %d i (%d PEs, %d nodes%s) takes %s", call,
                 team->start, team->stride, team->size, team->hier_nodes ? team->hier_nodes : -1,
-                team->hier ? ", hierarchical" : "", names[algo]);
+                team->hier ? ", hierarchical" : "",
+                algo < (int)(sizeof names / sizeof names[0]) ? names[algo] : "?");
   }
   /* Depending on size, an algorithm reads the source or writes the dest of
    * other PEs (Iris #526): require both always, so that a program does not
    * pass or fail by message size. */
   coll_need_sym(call, "source", source, bytes);
   coll_need_sym(call, "dest", dest, bytes);
-  shoal_coll_allreduce(team, algo, type, op, dest, source, count);
+  reduce_run(call, team, algo, false, dest, source, count, type, op);
   return 0;
 }
 
@@ -83,7 +120,56 @@ static int reduce_scatter_call(const char *call, shoal_team *team, void *dest, c
   if (reduce_on_gpu(call, team, dest, source, count, bytes, type, op, 1)) return 0;
   coll_need_sym(call, "source", source, all);
   coll_no_partial_overlap(call, dest, bytes, source, all, false);
-  shoal_coll_reduce_scatter(team, type, op, dest, source, count);
+  reduce_run(call, team, reduce_pick(team, count, es, true, false), true, dest, source, count, type, op);
+  return 0;
+}
+
+/* For tests/coll/test_lanes (not a public API): the reductions of
+ * collectives/ at a scope of nlanes lanes, this thread lane `lane`, the way
+ * a GPU grid runs them with a block per lane.  which: 0 the one-shot pull,
+ * 1 the staged pull, 2 two-shot (all-reduce; in place: 1 or 2), 3
+ * reduce-scatter.  type, op: names as in shmem_TYPE_OP_reduce ("long",
+ * "sum").  Every PE must run the same nlanes; the threads of a PE call it
+ * concurrently. */
+SHOAL_API int shoalx_coll_reduce_lane(int which, shmem_team_t team, void *dest, const void *source, size_t count,
+                                      const char *type, const char *op, int lane, int nlanes)
+{
+  static const int algos[3] = {SHOAL_REDUCE_PULL, SHOAL_REDUCE_STAGED, SHOAL_REDUCE_TWOSHOT};
+  static const char *const types[] = {
+#define SHOAL_RT_NAME(T, N) #N,
+    SHOAL_REDUCE_ARITH_TYPES(SHOAL_RT_NAME) SHOAL_HALF_TYPES(SHOAL_RT_NAME)
+#undef SHOAL_RT_NAME
+  };
+  static const char *const ops[] = {
+#define SHOAL_OP_NAME(OP, CLASS) #OP,
+    SHOAL_REDUCE_OPS(SHOAL_OP_NAME)
+#undef SHOAL_OP_NAME
+  };
+  const char *call = "shoalx_coll_reduce_lane";
+  int ti = -1, oi = -1;
+  for (int i = 0; i < (int)(sizeof types / sizeof types[0]); i++)
+    if (type && !strcmp(type, types[i])) ti = i;
+  for (int i = 0; i < SHOAL_OP_COUNT; i++)
+    if (op && !strcmp(op, ops[i])) oi = i;
+  if (!shoal_team_handle_ok(call, team)) return -1;
+  if (team->my_pe < 0) shoal_error(call, "this PE (%d) is not a member of argument 'team'", shoal_dstate.my_pe);
+  if (which < 0 || which > 3) shoal_error(call, "argument 'which' = %d must be 0, 1, 2 or 3", which);
+  if (ti < 0 || oi < 0) shoal_error(call, "argument 'type' (%s) or 'op' (%s) is unknown", type ? type : "NULL",
+                                    op ? op : "NULL");
+  if (nlanes < 1 || nlanes > SHOAL_GRID_MAX_BLOCKS)
+    shoal_error(call, "argument 'nlanes' = %d must be in [1, %d]", nlanes, SHOAL_GRID_MAX_BLOCKS);
+  if (lane < 0 || lane >= nlanes) shoal_error(call, "argument 'lane' = %d must be in [0, %d)", lane, nlanes);
+  if (!shoal_push_ok(team))
+    shoal_error(call, "argument 'team': every member must be reachable by load/store (at most %d)",
+                SHOAL_SCOPE_MAX_PEERS);
+  if (which == 0 && dest == source) shoal_error(call, "the pull is not in place (1 and 2 are)");
+  if (which == 1 && shoal_coll_scratch_size(team) < shoal_reduce_size(ti))
+    shoal_error(call, "the team has no scratch to stage through");
+  shoal_scope s = shoal_scope_make(0, 1, (unsigned)lane, (unsigned)nlanes, 1);
+  shoal_reducer r = shoal_reducer_make(ti, oi);
+  char *ps[SHOAL_SCOPE_MAX_PEERS], *pd[SHOAL_SCOPE_MAX_PEERS];
+  shoal_reduce_run_scope(&s, team, &r, which == 3 ? SHOAL_REDUCE_PULL : algos[which], which == 3, ps, pd, dest,
+                         source, count, call);
   return 0;
 }
 

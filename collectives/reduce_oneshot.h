@@ -1,15 +1,64 @@
 /* One-shot all-reduce: every member reads every peer's source and reduces
  * all of it, in team order, so every PE computes the same bits.
+ * barrier - compute - barrier (Iris #531): sources are ready before anyone
+ * reads, and nobody returns (and may change its source) while others
+ * still read it.  Remotely read: source.  Best for small messages.
  *
- * barrier - compute - barrier on the signal channels (Iris #531): sources
- * are ready before anyone reads, and nobody returns (and may change its
- * source) while others still read it.  In place, results go through my
- * scratch chunk by chunk and land in dest only after everyone has read that
- * chunk.  Remotely read: source.  Best for small messages. */
+ * At any scope (collectives/scope.h; the CPU at one lane, a GPU block, a
+ * GPU grid, k CPU threads in tests/coll/test_lanes), for teams whose
+ * members are all reachable by load/store:
+ *  - shoal_reduce_pull_scope: lane b reduces its share of the elements
+ *    from every member's mapping (hoisted into ps), between two meetings
+ *    of lane b with the peers.  Not in place.  Reduce-scatter is the same
+ *    algorithm on block me of the source (reduce_scatter.h).
+ *  - staged, the same through my scratch, chunk by chunk, for a source
+ *    outside the symmetric heap or in place (peers read my scratch; dest
+ *    is written only locally).
+ * The element combine is the reducer's (reduce_combine.h): typed vectors
+ * on a GPU, type-erased on the CPU.
+ *
+ * shoal_coll_reduce_oneshot: the same algorithm on the signal channels,
+ * one thread, for teams with members behind the network (reads through
+ * gets); in place through scratch. */
 #ifndef SHOAL_COLL_REDUCE_ONESHOT_H
 #define SHOAL_COLL_REDUCE_ONESHOT_H
 
-#include "reduce_op.h"
+#include "reduce_combine.h"
+
+/* Elements of a staged chunk: my half of the team's scratch. */
+SHOAL_FN size_t shoal_reduce_staged_elems(const shoal_team *t, size_t es) { return shoal_coll_scratch_size(t) / es; }
+
+/* dest[0, n) = the reduction over every member of its n elements at byte
+ * offset off of src.  staged: src goes through my scratch, a chunk of
+ * shoal_reduce_staged_elems (> 0: the selection checks) at a time; lane b
+ * stages the share of each chunk it then reduces, so on a grid whose lanes
+ * do not meet locally lane b still reads only what lane b of every member
+ * has staged.  ps: the lane's peer table (SHOAL_SCOPE_MAX_PEERS).  One call
+ * site of the combine for both forms (one inlined copy on a GPU). */
+SHOAL_REDUCER_TEMPLATE
+SHOAL_FN void shoal_reduce_pull_scope(const shoal_scope *s, shoal_team *t, const SHOAL_REDUCER *r, char **ps,
+                                      void *dest, const void *src, size_t off, size_t n, bool staged,
+                                      const char *call)
+{
+  size_t es = shoal_reducer_size(r), per = staged ? shoal_reduce_staged_elems(t, es) : n, i = 0;
+  do {
+    size_t c = n - i < per ? n - i : per, lo, hi;
+    const void *from = src;
+    size_t at = off + i * es;
+    if (staged) {
+      shoal_reduce_share(c, es, s->lane, s->nlanes, &lo, &hi);
+      shoal_scope_copy(s, t->scratch + lo * es, (const char *)src + at + lo * es, (hi - lo) * es);
+      from = t->scratch;
+      at = 0;
+    }
+    shoal_reduce_peers(s, t, ps, from, at, call);
+    shoal_scope_enter(s, t, call);
+    shoal_reduce_share(c, es, s->lane, s->nlanes, &lo, &hi);
+    shoal_reducer_range(s, r, (char *)dest + i * es, (const char *const *)ps, t->size, lo, hi);
+    shoal_scope_leave(s, t, call);
+    i += c;
+  } while (i < n);
+}
 
 SHOAL_FN void shoal_coll_reduce_oneshot(shoal_team *t, int type, int op, void *dest, const void *src,
                                         size_t count)

@@ -1,69 +1,191 @@
-/* All-reduce: pick an algorithm by message size and team size, or the one
- * SHOAL_ALLREDUCE forces, and run it.
+/* Reductions: which algorithm runs, for every entry point -- the CPU's
+ * blocking calls, the GPU's block and grid calls in kernels, and the
+ * host's _on_stream launches -- from one function per collective
+ * (shoal_reduce_select) and the thresholds in one table.
  *
  * One-shot moves (n - 1) whole vectors per PE: it wins for small messages.
- * Its push form (peers' vectors land in my pushbox) has one round of
- * latency: auto picks it.  The pull form (I read every peer's source; two
- * synchronizations) is what SHOAL_ALLREDUCE=oneshot forces.  Two-shot moves 2 (n - 1) / n of the
- * vector per PE in two rounds: medium and large messages on small teams.
- * Ring moves the same volume in 2 (n - 1) neighbour rounds: large teams,
- * where one-shot and two-shot put n - 1 peers on every link at once.
- * Hierarchical (collectives/hier.h) on teams that span nodes with some
- * node holding several members (the team's node layout, teams/team.c):
- * reduce inside each node over load/store, only the node leaders talk
- * across nodes (one message per node pair instead of one per PE pair),
- * and the result goes back inside the node.  Every member sees the same
- * layout and sizes, so every member picks the same algorithm. */
+ * Its push form (peers' vectors land in my pushbox; LL on a GPU: flags in
+ * the data) has one round of latency.  The pull form reads every peer's
+ * source between two meetings.  Two-shot moves 2 (n - 1) / n of the vector
+ * per PE in two rounds: medium and large messages.  Ring moves the same
+ * volume in 2 (n - 1) neighbour rounds: large CPU teams, where one-shot and
+ * two-shot put n - 1 peers on every link at once.
+ *
+ * Teams whose members are all reachable by load/store (at most
+ * SHOAL_SCOPE_MAX_PEERS) run the algorithms at a scope (reduce_oneshot.h,
+ * reduce_twoshot.h, reduce_scatter.h: the CPU at one lane, a GPU block, a
+ * GPU grid); the others, the one-thread algorithms on the signal channels
+ * (shoal_coll_allreduce: the CPU's network teams, a GPU's teams behind the
+ * host proxy, <shoal/gpu_remote_coll.h>).
+ *
+ * Hierarchical (collectives/hier.h), among the channel algorithms, on teams
+ * that span nodes with some node holding several members (the team's node
+ * layout, teams/team.c: shoal_reduce_ask's hier): reduce inside each node
+ * over load/store, only the node leaders talk across nodes (one message
+ * per node pair instead of one per PE pair), and the result goes back
+ * inside the node.  Auto takes it at every size where the layout allows it. */
 #ifndef SHOAL_COLL_REDUCE_SELECT_H
 #define SHOAL_COLL_REDUCE_SELECT_H
 
 #include "hier.h"
-#include "reduce_oneshot.h"
 #include "reduce_push.h"
 #include "reduce_ring.h"
 #include "reduce_twoshot.h"
 
+/* ---- the thresholds ------------------------------------------------------ */
+/* CPU: push one-shot up to this many bytes per PE (and what fits one
+ * pushbox slot); beyond, two-shot wins at 4 PEs (bench/coll). */
+#define SHOAL_ONESHOT_MAX_BYTES 16384
+/* CPU: ring from this many members. */
+#define SHOAL_RING_MIN_PES 9
+/* GPU grid, out of place: the pull up to this many bytes (the same two
+ * meetings as two-shot, no remote stores); beyond, two-shot moves
+ * (n - 1) / n of the vector instead of n - 1. */
+#define SHOAL_GRID_ONESHOT_MAX_BYTES (64u << 10)
+/* GPU _on_stream: a kernel over the whole GPU from this many bytes (per
+ * member's source); below, one block is faster. */
+#define SHOAL_GPU_GRID_MIN (256u << 10)
+
 typedef enum shoal_allreduce_algo {
+  /* the one-thread algorithms on the signal channels (shoal_coll_allreduce);
+   * SHOAL_ALLREDUCE forces one of these (on the CPU) */
   SHOAL_ALLREDUCE_AUTO, SHOAL_ALLREDUCE_ONESHOT, SHOAL_ALLREDUCE_TWOSHOT, SHOAL_ALLREDUCE_RING,
   SHOAL_ALLREDUCE_PUSH,   /* one-shot through the pushbox: auto's choice for small messages */
-  SHOAL_ALLREDUCE_HIER,   /* node-wise: auto's choice on teams that span nodes */
+  SHOAL_ALLREDUCE_HIER,   /* node-wise (collectives/hier.h): auto's choice on teams that span nodes */
+  /* the algorithms at a scope (what the CPU runs for ONESHOT and TWOSHOT on
+   * load/store teams) */
+  SHOAL_REDUCE_PULL,      /* one-shot pull; reduce-scatter */
+  SHOAL_REDUCE_STAGED,    /* one-shot pull through scratch: private source, or in place */
+  SHOAL_REDUCE_TWOSHOT,   /* two-shot, in place too */
+  SHOAL_REDUCE_LL,        /* GPU block: one-shot LL pushes (4- and 8-byte types) */
+  SHOAL_REDUCE_CHANNELS,  /* reduce-scatter, or a GPU's reduction: the channel algorithms */
+  SHOAL_REDUCE_LAUNCH_BLOCK, SHOAL_REDUCE_LAUNCH_GRID,   /* _on_stream: which kernel */
+  SHOAL_REDUCE_REFUSE,    /* bad input (a GPU's private source where peers must read it) */
 } shoal_allreduce_algo;
 
-#define SHOAL_ONESHOT_MAX_BYTES 16384   /* per PE; beyond this two-shot wins at 4 PEs */
-#define SHOAL_RING_MIN_PES 9
-/* Auto takes the hierarchical all-reduce (also the GPU's remote path,
- * <shoal/gpu_remote_coll.h>, asks this): at every size where the team's
- * layout allows it. */
+/* Where the reduction is called from (the scope it runs at). */
+typedef enum shoal_reduce_where {
+  SHOAL_AT_CPU,     /* a CPU's blocking call: one lane of one thread */
+  SHOAL_AT_BLOCK,   /* one GPU block (shmemx_*_reduce_block, the one-block _on_stream kernel) */
+  SHOAL_AT_GRID,    /* every block of a kernel (shmemx_*_reduce_grid, the grid _on_stream kernel) */
+  SHOAL_AT_STREAM,  /* the host's _on_stream call: which kernel to launch */
+} shoal_reduce_where;
+
+/* What the choice rests on: the same on every member (sizes, team,
+ * symmetric addresses), so every member picks the same algorithm. */
+typedef struct shoal_reduce_ask {
+  int where;           /* shoal_reduce_where */
+  int forced;          /* SHOAL_ALLREDUCE_* (the CPU's SHOAL_ALLREDUCE) or AUTO */
+  bool scatter;        /* reduce-scatter: count is each member's block */
+  size_t count, es;    /* elements of the result, bytes per element */
+  int team_size;
+  bool direct;         /* every member reachable by load/store, at most SHOAL_SCOPE_MAX_PEERS */
+  bool in_place;       /* dest == source */
+  bool src_sym, dest_sym;   /* in the symmetric heap (GPU: the GPU heap) */
+  size_t pushbox_slot, scratch;   /* the team's (shoal_pushbox_slot_bytes, shoal_coll_scratch_size) */
+  bool hier;           /* the team's node layout allows the hierarchical algorithm (teams/team.h) */
+} shoal_reduce_ask;
+
+/* Host and device: the _on_stream launch asks it on the host. */
+#if SHOAL_TARGET_GPU
+#define SHOAL_SELECT_FN static inline __host__ __device__
+#else
+#define SHOAL_SELECT_FN static inline
+#endif
+
+/* The channel algorithm (never AUTO), given what the team can do:
+ * one-shot in place and ring need scratch; teams without a pushbox or
+ * scratch (the deprecated active sets) fall back to two-shot. */
+SHOAL_SELECT_FN int shoal_allreduce_pick_ask(const shoal_reduce_ask *a)
+{
+  size_t bytes = a->count * a->es;
+  int algo = a->forced;
+  bool hier = a->hier && a->es > 0 && a->pushbox_slot >= a->es;   /* as shoal_hier_usable */
+  if (algo == SHOAL_ALLREDUCE_AUTO && hier) algo = SHOAL_ALLREDUCE_HIER;
+  if (algo == SHOAL_ALLREDUCE_HIER && !hier) algo = SHOAL_ALLREDUCE_AUTO;   /* forced where it does not apply */
+  if (algo == SHOAL_ALLREDUCE_AUTO) {
+    /* push while the vector fits one pushbox slot (one round); a longer
+     * one would take a round per slot-sized chunk, so it is pulled */
+    if (a->team_size <= 2 || bytes <= SHOAL_ONESHOT_MAX_BYTES)
+      algo = bytes <= a->pushbox_slot ? SHOAL_ALLREDUCE_PUSH : SHOAL_ALLREDUCE_ONESHOT;
+    else if (a->team_size < SHOAL_RING_MIN_PES) algo = SHOAL_ALLREDUCE_TWOSHOT;
+    else algo = SHOAL_ALLREDUCE_RING;
+  }
+  if (algo == SHOAL_ALLREDUCE_PUSH && a->pushbox_slot < a->es) algo = SHOAL_ALLREDUCE_ONESHOT;   /* no pushbox */
+  if (algo == SHOAL_ALLREDUCE_ONESHOT && a->in_place && a->scratch < a->es) algo = SHOAL_ALLREDUCE_TWOSHOT;
+  if (algo == SHOAL_ALLREDUCE_RING && a->team_size > 1 &&
+      ((a->scratch / (size_t)(a->team_size - 1)) & ~(size_t)15) < a->es)   /* shoal_ring_slot_elems */
+    algo = SHOAL_ALLREDUCE_TWOSHOT;
+  return algo;
+}
+
+/* The GPU's LL one-shot: 4- and 8-byte types, half a pushbox slot per pair. */
+SHOAL_SELECT_FN bool shoal_reduce_ll_fits(const shoal_reduce_ask *a)
+{
+  return !a->scatter && (a->es == 4 || a->es == 8) && a->pushbox_slot && 2 * a->count * a->es <= a->pushbox_slot &&
+         a->team_size <= SHOAL_SCOPE_MAX_PEERS;
+}
+
+/* The one selection of every reduction. */
+SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
+{
+  size_t bytes = a->count * a->es;
+  if (a->where == SHOAL_AT_STREAM) {   /* the grid kernel reads the peers' sources in the GPU heap */
+    size_t sbytes = a->scatter ? bytes * (size_t)a->team_size : bytes;
+    if (a->team_size > 0 && sbytes >= SHOAL_GPU_GRID_MIN && a->src_sym && !(a->scatter && a->in_place))
+      return SHOAL_REDUCE_LAUNCH_GRID;
+    return SHOAL_REDUCE_LAUNCH_BLOCK;
+  }
+  if (a->scatter) {
+    if (!a->direct) return SHOAL_REDUCE_CHANNELS;
+    return a->src_sym ? SHOAL_REDUCE_PULL : SHOAL_REDUCE_REFUSE;   /* peers read my source */
+  }
+  if (a->where == SHOAL_AT_CPU) {
+    int algo = shoal_allreduce_pick_ask(a);
+    if (!a->direct) return algo;
+    if (algo == SHOAL_ALLREDUCE_ONESHOT) return a->in_place ? SHOAL_REDUCE_STAGED : SHOAL_REDUCE_PULL;
+    if (algo == SHOAL_ALLREDUCE_TWOSHOT) return SHOAL_REDUCE_TWOSHOT;
+    return algo;   /* push, ring */
+  }
+  /* a GPU block or grid */
+  if (shoal_reduce_ll_fits(a)) return SHOAL_REDUCE_LL;
+  if (!a->direct) return SHOAL_REDUCE_CHANNELS;
+  if (!a->src_sym) return a->scratch >= a->es ? SHOAL_REDUCE_STAGED : SHOAL_REDUCE_REFUSE;
+  if (a->in_place) return SHOAL_REDUCE_TWOSHOT;
+  /* two-shot stores into the peers' dest: a private dest is the pull's */
+  if (a->where == SHOAL_AT_BLOCK || bytes <= SHOAL_GRID_ONESHOT_MAX_BYTES || !a->dest_sym) return SHOAL_REDUCE_PULL;
+  return SHOAL_REDUCE_TWOSHOT;
+}
+
+/* What a team says about itself (on the target that holds its struct). */
+SHOAL_FN void shoal_reduce_ask_team(shoal_reduce_ask *a, const shoal_team *t)
+{
+  a->team_size = t->size;
+  a->pushbox_slot = t->pushbox ? shoal_pushbox_slot_bytes(t) : 0;
+  a->scratch = shoal_coll_scratch_size(t);
+  a->hier = t->hier != 0;
+}
+
+/* Auto takes the hierarchical all-reduce (at every size); the GPU's remote
+ * path (<shoal/gpu_remote_coll.h>) asks this. */
 SHOAL_FN bool shoal_allreduce_hier_wins(const shoal_team *t, size_t count, size_t es)
 {
   (void)count;
   return shoal_hier_usable(t, es);
 }
 
-/* The algorithm that will run (never AUTO), given what the team can do:
- * one-shot in place and ring need scratch; teams without scratch (the
- * deprecated active sets) fall back to two-shot. */
-SHOAL_FN int shoal_allreduce_pick(const shoal_team *t, int forced, size_t count, size_t es,
-                                  int in_place)
+/* The channel algorithm for teams with members behind the network (the
+ * CPU's, and a GPU's behind its host proxy: <shoal/gpu_remote_coll.h>). */
+SHOAL_FN int shoal_allreduce_pick(const shoal_team *t, int forced, size_t count, size_t es, int in_place)
 {
-  size_t bytes = count * es;
-  int a = forced;
-  if (a == SHOAL_ALLREDUCE_AUTO && shoal_allreduce_hier_wins(t, count, es)) a = SHOAL_ALLREDUCE_HIER;
-  if (a == SHOAL_ALLREDUCE_HIER && !shoal_hier_usable(t, es)) a = SHOAL_ALLREDUCE_AUTO;   /* forced */
-  if (a == SHOAL_ALLREDUCE_AUTO) {
-    /* push while the vector fits one pushbox slot (one round); a longer
-     * one would take a round per slot-sized chunk, so it is pulled */
-    if (t->size <= 2 || bytes <= SHOAL_ONESHOT_MAX_BYTES)
-      a = bytes <= shoal_pushbox_slot_bytes(t) ? SHOAL_ALLREDUCE_PUSH : SHOAL_ALLREDUCE_ONESHOT;
-    else if (t->size < SHOAL_RING_MIN_PES) a = SHOAL_ALLREDUCE_TWOSHOT;
-    else a = SHOAL_ALLREDUCE_RING;
-  }
-  if (a == SHOAL_ALLREDUCE_PUSH && shoal_pushbox_slot_bytes(t) < es) a = SHOAL_ALLREDUCE_ONESHOT;   /* no pushbox */
-  if (a == SHOAL_ALLREDUCE_ONESHOT && in_place && shoal_coll_scratch_size(t) < es)
-    a = SHOAL_ALLREDUCE_TWOSHOT;
-  if (a == SHOAL_ALLREDUCE_RING && t->size > 1 && shoal_ring_slot_elems(t, es) == 0)
-    a = SHOAL_ALLREDUCE_TWOSHOT;
-  return a;
+  shoal_reduce_ask a;
+  memset(&a, 0, sizeof a);
+  shoal_reduce_ask_team(&a, t);
+  a.forced = forced;
+  a.count = count;
+  a.es = es;
+  a.in_place = in_place != 0;
+  return shoal_allreduce_pick_ask(&a);
 }
 
 SHOAL_FN void shoal_coll_allreduce(shoal_team *t, int algo, int type, int op, void *dest,
@@ -76,6 +198,24 @@ SHOAL_FN void shoal_coll_allreduce(shoal_team *t, int algo, int type, int op, vo
   case SHOAL_ALLREDUCE_HIER: shoal_coll_reduce_hier(t, type, op, dest, src, count); break;
   default: shoal_coll_reduce_twoshot(t, type, op, dest, src, count); break;
   }
+}
+
+/* A reduction at a scope on a load/store team (algo: PULL, STAGED or
+ * TWOSHOT; reduce-scatter: PULL), with the reducer r: the CPU's blocking
+ * calls (one lane) and tests/coll/test_lanes (k lanes); the GPU's are
+ * <shoal/gpu_x.h>'s with its typed reducer.  ps, pd: the lane's peer
+ * tables. */
+SHOAL_REDUCER_TEMPLATE
+SHOAL_FN void shoal_reduce_run_scope(const shoal_scope *s, shoal_team *t, const SHOAL_REDUCER *r, int algo,
+                                     bool scatter, char **ps, char **pd, void *dest, const void *src, size_t n,
+                                     const char *call)
+{
+  if (algo == SHOAL_REDUCE_TWOSHOT && !scatter) {
+    shoal_reduce_twoshot_scope(s, t, r, ps, pd, dest, src, n, call);
+    return;
+  }
+  size_t off = scatter ? shoal_reduce_scatter_off(t, n, shoal_reducer_size(r)) : 0;
+  shoal_reduce_pull_scope(s, t, r, ps, dest, src, off, n, !scatter && algo == SHOAL_REDUCE_STAGED, call);
 }
 
 #endif

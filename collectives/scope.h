@@ -230,7 +230,10 @@ SHOAL_FN void shoal_scope_meet_peers(const shoal_scope *s, shoal_team *t, const 
   }
   shoal_scope_wait(arrivals, e * (uint64_t)(n - 1), true, call, "the same block of another PE");
   shoal_fence_system();
-  if (b == 0)   /* a peer whose lanes differ: its tag of this meeting says how many */
+  /* A peer whose lanes differ: its tag of this meeting says how many.  A
+   * one-lane scope (the CPU, a GPU block) leaves the check to the peers
+   * with more lanes, and its meetings stay one round of atomics. */
+  if (b == 0 && nl > 1)
     for (int k = 1; k < n; k++) {
       int pe = shoal_team_world_pe(t, (me + k) % n);
       uint64_t v = shoal_load_relaxed((const uint64_t *)shoal_dev_ptr(&g[SHOAL_GRID_TAG], pe));

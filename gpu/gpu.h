@@ -5,6 +5,7 @@
 #define SHOAL_GPU_GPU_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct shoal_gpu_ipc { unsigned char bytes[64]; } shoal_gpu_ipc;
 
@@ -34,6 +35,9 @@ SHOAL_HIDDEN const char *shoal_gpu_v_host_register(void *p, size_t n);
 SHOAL_HIDDEN void shoal_gpu_v_host_unregister(void *p);
 /* Bus id of the device, for messages. */
 SHOAL_HIDDEN void shoal_gpu_v_bus_id(int dev, char *buf, int len);
+/* Store a 4/8-byte value into GPU memory without a kernel; *done = 0 where
+ * the runtime cannot (then launch one). */
+SHOAL_HIDDEN const char *shoal_gpu_v_write_value(void *p, uint64_t v, size_t size, int *done);
 
 /* The GPU runtime (gpu_runtime.c), called from runtime/init.c. */
 SHOAL_HIDDEN int shoal_gpu_init(void);

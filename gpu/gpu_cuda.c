@@ -84,3 +84,38 @@ const char *shoal_gpu_v_host_register(void *p, size_t n)
   return NULL;
 }
 void shoal_gpu_v_host_unregister(void *p) { (void)cudaHostUnregister(p); }
+
+/* A 4- or 8-byte store into GPU memory by the stream's front end
+ * (cuStreamWriteValue32/64, behind a memory barrier, ordered after the
+ * copies before it on the stream): how the proxy applies a peer's signal or
+ * flag without launching a kernel.  *done = 0 where the driver lacks it. */
+typedef int (*shoal_cu_write32_fn)(cudaStream_t, unsigned long long, unsigned int, unsigned int);
+typedef int (*shoal_cu_write64_fn)(cudaStream_t, unsigned long long, unsigned long long, unsigned int);
+const char *shoal_gpu_v_write_value(void *p, uint64_t v, size_t size, int *done)
+{
+  static int looked;
+  static shoal_cu_write32_fn w32;
+  static shoal_cu_write64_fn w64;
+  if (!looked) {   /* the proxy thread is the only caller */
+    void *f32 = NULL, *f64 = NULL;
+    enum cudaDriverEntryPointQueryResult q32, q64;
+    if (cudaGetDriverEntryPointByVersion("cuStreamWriteValue32", &f32, 12000, cudaEnableDefault, &q32) ||
+        q32 != cudaDriverEntryPointSuccess)
+      f32 = NULL;
+    if (cudaGetDriverEntryPointByVersion("cuStreamWriteValue64", &f64, 12000, cudaEnableDefault, &q64) ||
+        q64 != cudaDriverEntryPointSuccess)
+      f64 = NULL;
+    (void)cudaGetLastError();
+    w32 = (shoal_cu_write32_fn)f32;
+    w64 = (shoal_cu_write64_fn)f64;
+    looked = 1;
+  }
+  *done = 0;
+  unsigned long long a = (unsigned long long)(uintptr_t)p;
+  int rc = size == 8 ? (w64 ? w64(copy_stream, a, (unsigned long long)v, 0) : -1)
+                     : (w32 ? w32(copy_stream, a, (unsigned int)v, 0) : -1);
+  if (rc != 0) return NULL;   /* not supported here (e.g. stream memory operations off): the caller's kernel */
+  CK(cudaStreamSynchronize(copy_stream));
+  *done = 1;
+  return NULL;
+}

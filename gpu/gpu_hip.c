@@ -94,3 +94,20 @@ const char *shoal_gpu_v_host_register(void *p, size_t n)
   return NULL;
 }
 void shoal_gpu_v_host_unregister(void *p) { (void)hipHostUnregister(p); }
+
+/* A 4- or 8-byte store into GPU memory by the stream (hipStreamWriteValue,
+ * ordered after the copies before it): how the proxy applies a peer's
+ * signal or flag without launching a kernel. */
+const char *shoal_gpu_v_write_value(void *p, uint64_t v, size_t size, int *done)
+{
+  *done = 0;
+  hipError_t e = size == 8 ? hipStreamWriteValue64(copy_stream, p, v, 0)
+                           : hipStreamWriteValue32(copy_stream, p, (uint32_t)v, 0);
+  if (e != hipSuccess) {
+    (void)hipGetLastError();
+    return NULL;   /* not supported here: the caller's kernel */
+  }
+  CK(hipStreamSynchronize(copy_stream));
+  *done = 1;
+  return NULL;
+}

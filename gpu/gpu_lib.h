@@ -28,6 +28,12 @@ SHOAL_GPU_LIB void shoal_gpu_lib_move(const char *call, int which, shmem_team_t 
  * for a type or operator kernels do not reduce. */
 SHOAL_GPU_LIB int shoal_gpu_lib_reduce(const char *call, shmem_team_t team, void *dest, const void *src,
                                        size_t count, int kind, int size, int op, int scatter);
+/* The same, only enqueued on the caller's stream (capturable).  Exported
+ * for Shoal's Python extension (a separate shared object, which would
+ * otherwise compile every kernel again); not API, no installed header. */
+__attribute__((visibility("default"))) int
+shoal_gpu_lib_reduce_on_stream(const char *call, shmem_team_t team, void *dest, const void *src, size_t count,
+                               int kind, int size, int op, int scatter, void *stream);
 
 #ifdef __cplusplus
 }

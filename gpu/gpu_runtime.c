@@ -285,6 +285,15 @@ void shoal_gpu_copy(const char *call, void *dest, const void *src, size_t n)
   if (n) GPU_CK(call, "copy", shoal_gpu_v_memcpy(dest, src, n));
 }
 
+/* A peer's signal or flag (an atomic set) stored by the GPU runtime
+ * without a kernel launch; false where it cannot (the caller launches one). */
+bool shoal_gpu_store_value(const char *call, void *dest, uint64_t v, size_t size)
+{
+  int done = 0;
+  GPU_CK(call, "store of a signal or flag", shoal_gpu_v_write_value(dest, v, size, &done));
+  return done != 0;
+}
+
 bool shoal_gpu_is_device(const void *addr) { return shoal_gpu_v_is_device(addr) != 0; }
 
 void shoal_gpu_fill(const char *call, void *dest, int v, size_t n)

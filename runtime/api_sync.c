@@ -45,6 +45,22 @@ static inline void check_ivar(const char *call, const void *ivar, size_t es)
   SHOAL_CHECK_SYM(call, "ivar", ivar, es);
 }
 
+/* Where the next _any call on ivars starts: one past the index the last
+ * call returned, so that a loop over test_any services every satisfied
+ * variable (1.5: a series of calls must eventually return each).  State
+ * per thread and per ivars address, in a small table; a collision only
+ * restarts that array's rotation at 0. */
+#define ANY_SLOTS 64
+static _Thread_local struct { const void *ivars; size_t next; } any_state[ANY_SLOTS];
+static inline size_t *any_next(const void *ivars, size_t n)
+{
+  size_t h = (size_t)(((uint64_t)(uintptr_t)ivars >> 3) * 0x9E3779B97F4A7C15ull >> 58);
+  if (any_state[h].ivars != ivars || any_state[h].next >= n) {
+    any_state[h].ivars = ivars;
+    any_state[h].next = 0;
+  }
+  return &any_state[h].next;
+}
 #ifdef SHOAL_HAVE_GPU
 /* The host cannot load GPU memory: a wait or test on the GPU heap polls a
  * host copy of the variables and runs the same scan on it.  mode: 0 all
@@ -57,8 +73,14 @@ static inline void check_ivar(const char *call, const void *ivar, size_t es)
     shoal_backoff b = SHOAL_BACKOFF_INIT; \
     for (;;) { \
       shoal_gpu_copy(call, copy, ivars, n * sizeof(T)); \
-      size_t first, active; \
-      size_t hits = shoal_dev_##N##_scan(copy, n, status, cmp, vals, v, idx, &first, &active); \
+      size_t first, active, hits; \
+      if (mode == 1) {   /* rotating, as on host memory */ \
+        size_t *next = any_next(ivars, n); \
+        first = shoal_dev_##N##_scan_from(copy, n, status, cmp, vals, v, *next, &active); \
+        hits = first != SIZE_MAX; \
+        if (hits) *next = first + 1 < n ? first + 1 : 0; \
+      } else \
+        hits = shoal_dev_##N##_scan(copy, n, status, cmp, vals, v, idx, &first, &active); \
       size_t r = mode == 0 ? hits == active : mode == 1 ? first : hits; \
       bool done = mode == 0 ? hits == active : mode == 1 ? (first != SIZE_MAX || active == 0) \
                                                          : (hits > 0 || active == 0); \
@@ -78,22 +100,6 @@ SHOAL_SYNC_TYPES(SHOAL_GPU_POLL)
 #define GPU_ROUTE(N, IV, CNT, ST, CMP, VALS, V, IDX, MODE, BLOCK)
 #endif
 
-/* Where the next _any call on ivars starts: one past the index the last
- * call returned, so that a loop over test_any services every satisfied
- * variable (1.5: a series of calls must eventually return each).  State
- * per thread and per ivars address, in a small table; a collision only
- * restarts that array's rotation at 0. */
-#define ANY_SLOTS 64
-static _Thread_local struct { const void *ivars; size_t next; } any_state[ANY_SLOTS];
-static inline size_t *any_next(const void *ivars, size_t n)
-{
-  size_t h = (size_t)(((uint64_t)(uintptr_t)ivars >> 3) * 0x9E3779B97F4A7C15ull >> 58);
-  if (any_state[h].ivars != ivars || any_state[h].next >= n) {
-    any_state[h].ivars = ivars;
-    any_state[h].next = 0;
-  }
-  return &any_state[h].next;
-}
 #define SHOAL_SYNC_ANY(T, N) \
   static size_t N##_any(const T *ivars, size_t n, const int *status, int cmp, const T *vals, T v, \
                         bool block) { \

@@ -234,6 +234,7 @@ SHOAL_HIDDEN bool shoal_gpu_owns(const void *addr, size_t bytes);
 SHOAL_HIDDEN void *shoal_gpu_peer(const void *addr, int pe);
 /* Synchronous copy between any host or GPU addresses. */
 SHOAL_HIDDEN void shoal_gpu_copy(const char *call, void *dest, const void *src, size_t n);
+SHOAL_HIDDEN bool shoal_gpu_store_value(const char *call, void *dest, uint64_t v, size_t size);
 SHOAL_HIDDEN void shoal_gpu_fill(const char *call, void *dest, int v, size_t n);
 /* Is addr device memory (any GPU allocation, symmetric or not)? */
 SHOAL_HIDDEN bool shoal_gpu_is_device(const void *addr);

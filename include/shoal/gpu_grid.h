@@ -18,9 +18,10 @@
  * b meets its peers again, grid barrier (every share of every member has
  * landed, and nobody reads my source any more).
  *
- * The meetings and the data movers are the shared algorithms of
- * collectives/scope.h and collectives/push.h at grid scope (a lane per
- * block); what is here picks an algorithm and runs the reductions.
+ * The meetings, the data movers and the reductions are the shared
+ * algorithms of collectives/ (scope.h, push.h, reduce_oneshot.h,
+ * reduce_twoshot.h, reduce_scatter.h) at grid scope (a lane per block);
+ * what is here is the grid as a scope and the entry points.
  *
  * Small messages (what fits the LL pushbox), teams the grid algorithms
  * cannot address directly and sources outside the symmetric heap run the
@@ -36,15 +37,6 @@ __device__ inline unsigned shoal_grid_block(void)
 {
   return blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
 }
-/* The grid as one scope of threads. */
-struct shoal_gpu_grid_scope {
-  __device__ static size_t tid(void)
-  {
-    return (size_t)shoal_grid_block() * shoal_gpu_block_size() + shoal_gpu_block_tid();
-  }
-  __device__ static size_t size(void) { return (size_t)shoal_grid_nblocks() * shoal_gpu_block_size(); }
-};
-
 /* The grid as an execution scope (collectives/scope.h): a lane per block.
  * local: the blocks of this PE meet at entry and exit (in a user's kernel);
  * a kernel launched for an _on_stream call starts after the stream's
@@ -88,18 +80,14 @@ __device__ inline void shoal_grid_leave(shoal_team *t, const char *call, bool lo
   shoal_scope_leave(&s, t, call);
 }
 
-/* ---- which algorithm: one function per collective, thresholds here ---- */
+/* ---- which algorithm ------------------------------------------------------- */
+/* The data movers: block b pushes its share, or block 0 runs the block
+ * form (LL for small messages).  The reductions: collectives/
+ * reduce_select.h, with the thresholds of every reduction. */
 typedef enum shoal_grid_algo {
   SHOAL_GRID_ON_BLOCK0,   /* the block algorithm on block 0 (LL for small messages) */
-  SHOAL_GRID_ONESHOT,     /* all-reduce: every member reads every peer's whole source */
-  SHOAL_GRID_TWOSHOT,     /* all-reduce: reduce my 1/n share from all, store it to all */
   SHOAL_GRID_PUSH,        /* the data movers: block b pushes its share to every member */
 } shoal_grid_algo;
-
-/* Up to this many bytes an out-of-place all-reduce reads every peer's
- * whole vector (the same two meetings as two-shot, no remote stores);
- * beyond, two-shot moves (n - 1) / n of the vector instead of n - 1. */
-#define SHOAL_GRID_ONESHOT_MAX_BYTES (64u << 10)
 
 /* Can block b address every member's memory directly? */
 __device__ inline bool shoal_grid_direct(const shoal_team *t)
@@ -108,21 +96,6 @@ __device__ inline bool shoal_grid_direct(const shoal_team *t)
   for (int j = 0; j < t->size; j++)
     if (!shoal_dev_ptr(t->sync, shoal_team_world_pe(t, j))) return false;
   return true;
-}
-__device__ inline bool shoal_grid_symmetric(const void *p, size_t bytes)
-{
-  return shoal_dev_is_symmetric(p) && shoal_dev_is_symmetric((const char *)p + (bytes ? bytes - 1 : 0));
-}
-
-/* The inputs are the same on every member (sizes, team, symmetric
- * addresses), so every member picks the same algorithm. */
-__device__ inline int shoal_grid_pick_reduce(const shoal_team *t, size_t n, size_t es, bool in_place,
-                                             bool src_symmetric, bool dest_symmetric)
-{
-  if (shoal_gpu_ll_reduce_fits(t, n, es) || !shoal_grid_direct(t) || !src_symmetric) return SHOAL_GRID_ON_BLOCK0;
-  /* two-shot stores into the peers' dest: a private dest is read-only one-shot's */
-  if (!in_place && (n * es <= SHOAL_GRID_ONESHOT_MAX_BYTES || !dest_symmetric)) return SHOAL_GRID_ONESHOT;
-  return SHOAL_GRID_TWOSHOT;
 }
 __device__ inline int shoal_grid_pick_move(const shoal_team *t, size_t nbytes)
 {
@@ -147,151 +120,46 @@ __device__ inline void shoal_grid_check_overlap(const char *call, const void *de
     if (local) shoal_grid_sync_local(t, call); \
   } while (0)
 
-/* The share [lo, hi) of `units` that chunk c of `chunks` owns. */
-__device__ inline void shoal_grid_share(size_t units, size_t c, size_t chunks, size_t *lo, size_t *hi)
-{
-  shoal_scope_share(units, c, chunks, lo, hi);
-}
-
-/* ---- all-reduce ------------------------------------------------------------ */
-/* Fill peer[j] with team PE j's mapping of p (every thread of the block
- * sees it after the next __syncthreads). */
-template <class T>
-__device__ inline void shoal_grid_peers(shoal_team *t, T **peer, const void *p, const char *call)
-{
-  for (int j = (int)shoal_gpu_block_tid(); j < t->size; j += (int)shoal_gpu_block_size()) {
-    int pe = shoal_team_world_pe(t, j);
-    peer[j] = (T *)shoal_dev_ptr(p, pe);
-    if (SHOAL_UNLIKELY(!peer[j])) shoal_gpu_fail(call, p, pe);
-  }
-}
-
-/* One-shot: every thread of the grid reduces its elements from every
- * member's source (the reads need no partition: they all happen between
- * the two meetings).  Not in place. */
+/* ---- reductions: collectives/ at grid scope -------------------------------- */
+/* All-reduce (scatter: reduce-scatter) of the grid: the algorithms of
+ * collectives/reduce_oneshot.h, reduce_twoshot.h, reduce_scatter.h with a
+ * lane per block (block b reduces its share, meeting block b of the
+ * peers); what only a block does (LL, the channel algorithms of large
+ * teams, a refusal) runs on block 0. */
 template <class T, class OP>
-__device__ inline void shoal_grid_reduce_oneshot(shoal_team *t, T *dest, const T *src, size_t n, const char *call,
-                                          bool local)
+__device__ inline void shoal_grid_reduce_any(const char *call, shmem_team_t team, T *dest, const T *src, size_t n,
+                                             bool scatter, bool local)
 {
-  __shared__ const T *peer[SHOAL_GPU_MAX_FAST_PEERS];
-  shoal_grid_peers(t, (T **)peer, src, call);
-  shoal_grid_enter(t, call, local);
-  shoal_gpu_reduce_part<T, OP>(t, dest, src, n, peer, shoal_gpu_grid_scope::tid(), shoal_gpu_grid_scope::size());
-  shoal_grid_leave(t, call, local);
-}
-
-/* Two-shot, fused: the vector is cut into size x blocks shares; block b of
- * member j owns share (j, b): each thread reads its element from every
- * member, reduces, and stores the result to every member (staggered order,
- * peer bases hoisted).  Nobody else reads or writes share (j, b) anywhere,
- * and each element is read everywhere before it is written: in place is
- * correct. */
-template <class T, class OP>
-__device__ inline void shoal_grid_reduce_twoshot(shoal_team *t, T *dest, const T *src, size_t n, const char *call,
-                                          bool local)
-{
-  __shared__ const T *ps[SHOAL_GPU_MAX_FAST_PEERS];
-  __shared__ T *pd[SHOAL_GPU_MAX_FAST_PEERS];
-  shoal_grid_peers(t, (T **)ps, src, call);
-  shoal_grid_peers(t, pd, dest, call);
-  shoal_grid_enter(t, call, local);
-  int np = t->size, me = t->my_pe;
-  unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
-  size_t chunks = (size_t)np * shoal_grid_nblocks(), c = (size_t)me * shoal_grid_nblocks() + shoal_grid_block();
-  const size_t K = sizeof(shoal_gpu_vec<T>) / sizeof(T);
-  bool vec = sizeof(T) * K == 16 && (((uintptr_t)dest | (uintptr_t)src) & 15) == 0;
-  size_t unit = vec ? K : 1, units = n / unit, lo, hi;
-  shoal_grid_share(units, c, chunks, &lo, &hi);
-  if (vec) {
-    size_t i = lo + tid;
-    for (; i + nt < hi; i += 2 * (size_t)nt) {   /* two vectors' loads in flight */
-      shoal_gpu_vec<T> a0, a1, x0, x1;
-      a0.v = SHOAL_GPU_LDCG((const uint4 *)ps[0] + i);
-      a1.v = SHOAL_GPU_LDCG((const uint4 *)ps[0] + i + nt);
-      for (int j = 1; j < np; j++) {
-        x0.v = SHOAL_GPU_LDCG((const uint4 *)ps[j] + i);
-        x1.v = SHOAL_GPU_LDCG((const uint4 *)ps[j] + i + nt);
-        for (size_t k = 0; k < K; k++) {
-          a0.e[k] = OP::f(a0.e[k], x0.e[k]);
-          a1.e[k] = OP::f(a1.e[k], x1.e[k]);
-        }
-      }
-      for (int k = 1; k <= np; k++) {
-        uint4 *d = (uint4 *)pd[(me + k) % np];
-        d[i] = a0.v;
-        d[i + nt] = a1.v;
-      }
-    }
-    for (; i < hi; i += nt) {
-      shoal_gpu_vec<T> acc, x;
-      acc.v = SHOAL_GPU_LDCG((const uint4 *)ps[0] + i);
-      for (int j = 1; j < np; j++) {
-        x.v = SHOAL_GPU_LDCG((const uint4 *)ps[j] + i);
-        for (size_t k = 0; k < K; k++) acc.e[k] = OP::f(acc.e[k], x.e[k]);
-      }
-      for (int k = 1; k <= np; k++) ((uint4 *)pd[(me + k) % np])[i] = acc.v;
-    }
-    lo *= unit;
-    hi *= unit;
+  shoal_grid_check(call);
+  shoal_team *t = shoal_gpu_team_or_fail(call, team);
+  if (!scatter) shoal_grid_check_overlap(call, dest, src, n * sizeof(T));
+  else if (SHOAL_UNLIKELY(shoal_gpu_scatter_overlaps(dest, n * sizeof(T), src, n * sizeof(T) * (size_t)t->size)))
+    shoal_gpu_scatter_overlap_fail(call, dest, src, shoal_grid_block() == 0 && shoal_gpu_block_tid() == 0);
+  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {
+    SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, n, scatter));
+    return;
   }
-  if (c == chunks - 1) hi = n;   /* the tail that is no whole unit */
-  for (size_t i = (vec ? units * unit : lo) + tid; i < hi; i += nt) {
-    T acc = shoal_gpu_vload(ps[0] + i);
-    for (int j = 1; j < np; j++) acc = OP::f(acc, shoal_gpu_vload(ps[j] + i));
-    for (int k = 1; k <= np; k++) pd[(me + k) % np][i] = acc;
+  int algo = shoal_gpu_reduce_pick(t, SHOAL_AT_GRID, scatter, dest, src, n, sizeof(T));
+  if (!shoal_gpu_reduce_scoped_algo(algo)) {
+    SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_reduce_block_only<T, OP>(call, t, algo, scatter, dest, src, n));
+    return;
   }
-  shoal_grid_leave(t, call, local);
+  shoal_scope s = shoal_grid_scope(local);
+  shoal_gpu_reduce_scoped<T, OP>(call, &s, t, algo, scatter, dest, src, n);
 }
-
 template <class T, class OP>
 __device__ inline void shoal_grid_reduce(const char *call, shmem_team_t team, T *dest, const T *src, size_t n,
                                          bool local = true)
 {
-  shoal_grid_check(call);
-  shoal_team *t = shoal_gpu_team_or_fail(call, team);
-  shoal_grid_check_overlap(call, dest, src, n * sizeof(T));
-  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {
-    SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, n, false));
-    return;
-  }
-  switch (shoal_grid_pick_reduce(t, n, sizeof(T), dest == src, shoal_grid_symmetric(src, n * sizeof(T)),
-                                 shoal_grid_symmetric(dest, n * sizeof(T)))) {
-  case SHOAL_GRID_ONESHOT: shoal_grid_reduce_oneshot<T, OP>(t, dest, src, n, call, local); break;
-  case SHOAL_GRID_TWOSHOT: shoal_grid_reduce_twoshot<T, OP>(t, dest, src, n, call, local); break;
-  default:
-    SHOAL_GRID_ON_BLOCK0(t, call, local, {
-      if (shoal_gpu_ll_reduce_fits(t, n, sizeof(T))) shoal_gpu_reduce_ll_block<T, OP>(t, dest, src, n);
-      else shoal_gpu_reduce_block<T, OP>(call, t, dest, src, n, true);
-    });
-    break;
-  }
+  shoal_grid_reduce_any<T, OP>(call, team, dest, src, n, false, local);
 }
-
 /* Reduce-scatter: member j reduces block j of every member's source into
- * its dest, every thread of the grid its elements.  Source symmetric. */
+ * its dest.  Source symmetric. */
 template <class T, class OP>
 __device__ inline void shoal_grid_reduce_scatter(const char *call, shmem_team_t team, T *dest, const T *src,
                                                  size_t n, bool local = true)
 {
-  shoal_grid_check(call);
-  shoal_team *t = shoal_gpu_team_or_fail(call, team);
-  const T *mine = src + (size_t)t->my_pe * n;
-  shoal_grid_check_overlap(call, dest, src, n * sizeof(T) * (size_t)t->size);
-  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {
-    SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, n, true));
-    return;
-  }
-  if (!shoal_grid_direct(t)) {
-    SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_reduce_block<T, OP>(call, t, dest, mine, n, false));
-    return;
-  }
-  if (SHOAL_UNLIKELY(!shoal_grid_symmetric(src, n * sizeof(T) * (size_t)t->size)))
-    shoal_gpu_fail(call, src, -1);   /* the source must be symmetric */
-  __shared__ const T *peer[SHOAL_GPU_MAX_FAST_PEERS];
-  shoal_grid_peers(t, (T **)peer, mine, call);
-  shoal_grid_enter(t, call, local);
-  shoal_gpu_reduce_part<T, OP>(t, dest, mine, n, peer, shoal_gpu_grid_scope::tid(), shoal_gpu_grid_scope::size());
-  shoal_grid_leave(t, call, local);
+  shoal_grid_reduce_any<T, OP>(call, team, dest, src, n, true, local);
 }
 
 /* ---- data movers: collectives/push.h at grid scope ------------------------ */

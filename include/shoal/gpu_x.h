@@ -259,41 +259,89 @@ static __device__ __noinline__ void shoal_gpu_coll_unreachable(const char *call,
   shoal_gpu_trap();
 }
 
-/* out[i] = OP over the members of their mine[i], i < m, by threads tid of
- * nt (a block, or a whole grid).  peer: the members' mappings of mine, or
- * NULL to translate per element (large teams). */
-template <class T, class OP>
-__device__ inline void shoal_gpu_reduce_part(shoal_team *t, T *out, const T *mine, size_t m, const T *const *peer,
-                                             size_t tid, size_t nt)
+/* The GPU's reducer for the reduction algorithms of collectives/
+ * (reduce_combine.h says what a reducer does): typed, each thread 16-byte
+ * vectors, two in flight, the members' bases hoisted (the lane's peer
+ * tables in shared memory), the element combine OP inlined. */
+template <class T, class OP> struct shoal_gpu_reducer {};
+template <class T, class OP> __device__ inline size_t shoal_reducer_size(const shoal_gpu_reducer<T, OP> *)
 {
-  int np = t->size;
+  return sizeof(T);
+}
+
+/* Elements [lo, hi) (lo a whole number of vectors: shoal_reduce_share) of
+ * OP over in[0..np), in team order, by threads tid of nt; ALL: stored to
+ * every out[(me + k) % np], k = 1..np (staggered), else to out[0]. */
+template <class T, class OP, bool ALL>
+__device__ inline void shoal_gpu_reduce_range(T *const *out, int me, const T *const *in, int np, size_t lo,
+                                              size_t hi, unsigned tid, unsigned nt)
+{
   const size_t K = sizeof(shoal_gpu_vec<T>) / sizeof(T);
-  bool vec = peer && sizeof(T) * K == 16 && (((uintptr_t)out | (uintptr_t)mine) & 15) == 0;
-  size_t done = 0;
-  if (vec) {
-    size_t nv = m / K;
-    for (size_t i = tid; i < nv; i += nt) {
-      shoal_gpu_vec<T> acc, x;
-      acc.v = SHOAL_GPU_LDCG((const uint4 *)peer[0] + i);
+  T *o = out[0];
+  uintptr_t a = (uintptr_t)o;
+  for (int j = 0; j < np; j++) a |= (uintptr_t)in[j] | (ALL ? (uintptr_t)out[j] : 0);
+  size_t done = lo;
+  if (sizeof(T) * K == 16 && (a & 15) == 0) {
+    size_t i = lo / K + tid, vhi = hi / K;
+    for (; i + nt < vhi; i += 2 * (size_t)nt) {   /* two vectors' loads in flight */
+      shoal_gpu_vec<T> a0, a1, x0, x1;
+      a0.v = SHOAL_GPU_LDCG((const uint4 *)in[0] + i);
+      a1.v = SHOAL_GPU_LDCG((const uint4 *)in[0] + i + nt);
       for (int j = 1; j < np; j++) {
-        x.v = SHOAL_GPU_LDCG((const uint4 *)peer[j] + i);
+        x0.v = SHOAL_GPU_LDCG((const uint4 *)in[j] + i);
+        x1.v = SHOAL_GPU_LDCG((const uint4 *)in[j] + i + nt);
+        for (size_t k = 0; k < K; k++) {
+          a0.e[k] = OP::f(a0.e[k], x0.e[k]);
+          a1.e[k] = OP::f(a1.e[k], x1.e[k]);
+        }
+      }
+      if (ALL) {
+        for (int k = 1; k <= np; k++) {
+          uint4 *d = (uint4 *)out[(me + k) % np];
+          d[i] = a0.v;
+          d[i + nt] = a1.v;
+        }
+      } else {
+        ((uint4 *)o)[i] = a0.v;
+        ((uint4 *)o)[i + nt] = a1.v;
+      }
+    }
+    for (; i < vhi; i += nt) {
+      shoal_gpu_vec<T> acc, x;
+      acc.v = SHOAL_GPU_LDCG((const uint4 *)in[0] + i);
+      for (int j = 1; j < np; j++) {
+        x.v = SHOAL_GPU_LDCG((const uint4 *)in[j] + i);
         for (size_t k = 0; k < K; k++) acc.e[k] = OP::f(acc.e[k], x.e[k]);
       }
-      ((uint4 *)out)[i] = acc.v;
+      if (ALL)
+        for (int k = 1; k <= np; k++) ((uint4 *)out[(me + k) % np])[i] = acc.v;
+      else
+        ((uint4 *)o)[i] = acc.v;
     }
-    done = nv * K;
+    done = vhi * K;   /* the tail that is no whole vector: the last share's */
   }
-  for (size_t i = done + tid; i < m; i += nt) {
-    const T *p0 = peer ? peer[0] : (const T *)shoal_dev_ptr(mine, shoal_team_world_pe(t, 0));
-    if (SHOAL_UNLIKELY(!p0)) shoal_gpu_coll_unreachable("reduction", shoal_team_world_pe(t, 0));
-    T acc = shoal_gpu_vload(p0 + i);
-    for (int j = 1; j < np; j++) {
-      const T *pj = peer ? peer[j] : (const T *)shoal_dev_ptr(mine, shoal_team_world_pe(t, j));
-      if (SHOAL_UNLIKELY(!pj)) shoal_gpu_coll_unreachable("reduction", shoal_team_world_pe(t, j));
-      acc = OP::f(acc, shoal_gpu_vload(pj + i));
-    }
-    out[i] = acc;
+  for (size_t i = done + tid; i < hi; i += nt) {
+    T acc = shoal_gpu_vload(in[0] + i);
+    for (int j = 1; j < np; j++) acc = OP::f(acc, shoal_gpu_vload(in[j] + i));
+    if (ALL)
+      for (int k = 1; k <= np; k++) out[(me + k) % np][i] = acc;
+    else
+      o[i] = acc;
   }
+}
+template <class T, class OP>
+__device__ inline void shoal_reducer_range(const shoal_scope *s, const shoal_gpu_reducer<T, OP> *, char *out,
+                                           const char *const *in, int np, size_t lo, size_t hi)
+{
+  T *o = (T *)out;
+  shoal_gpu_reduce_range<T, OP, false>(&o, 0, (const T *const *)in, np, lo, hi, s->tid, s->nthreads);
+}
+template <class T, class OP>
+__device__ inline void shoal_reducer_range_all(const shoal_scope *s, const shoal_gpu_reducer<T, OP> *,
+                                               char *const *pd, int me, const char *const *in, int np, size_t lo,
+                                               size_t hi)
+{
+  shoal_gpu_reduce_range<T, OP, true>((T *const *)pd, me, (const T *const *)in, np, lo, hi, s->tid, s->nthreads);
 }
 
 /* Small collectives: the pushes of collectives/reduce_push.h in the
@@ -382,14 +430,6 @@ __device__ inline void shoal_gpu_word_put(void *p, size_t i, uint32_t w, bool al
   else memcpy((char *)p + 4 * i, &w, 4);
 }
 
-/* All-reduce of 4- and 8-byte types.  Element by element, the same thread
- * sends and then writes it: dest may be src (checked by the caller: or
- * disjoint from it).  Peers in staggered order, so they are not all
- * written at once. */
-__device__ inline bool shoal_gpu_ll_reduce_fits(const shoal_team *t, size_t n, size_t es)
-{
-  return (es == 4 || es == 8) && shoal_gpu_ll_fits(t, n * es);
-}
 /* OpenSHMEM allows dest == source or no overlap; anything else stops the
  * kernel with a message (a partial overlap has no defined result). */
 SHOAL_COLD_FN void shoal_gpu_overlap_fail(const char *call, const void *dest, const void *src, bool say)
@@ -406,12 +446,30 @@ SHOAL_COLD_FN void shoal_gpu_root_fail(const char *call, int root, int size, boo
            call, root, size);
   shoal_gpu_trap();
 }
+/* reduce_scatter: every member reads all of my source, so dest may not
+ * overlap it at all (not even be it). */
+SHOAL_COLD_FN void shoal_gpu_scatter_overlap_fail(const char *call, const void *dest, const void *src, bool say)
+{
+  if (say)
+    printf("shoal: PE %d: error: %s: dest %p overlaps the source %p (every member reads all of the source)\n",
+           SHOAL_STATE->my_pe, call, dest, src);
+  shoal_gpu_trap();
+}
+__device__ inline bool shoal_gpu_scatter_overlaps(const void *dest, size_t dbytes, const void *src, size_t sbytes)
+{
+  const char *d = (const char *)dest, *s = (const char *)src;
+  return dbytes && d < s + sbytes && s < d + dbytes;
+}
 __device__ inline void shoal_gpu_check_overlap(const char *call, const void *dest, const void *src, size_t bytes)
 {
   const char *d = (const char *)dest, *s = (const char *)src;
   if (SHOAL_UNLIKELY(d != s && d < s + bytes && s < d + bytes))
     shoal_gpu_overlap_fail(call, dest, src, shoal_gpu_block_tid() == 0);
 }
+/* All-reduce of 4- and 8-byte types (collectives/reduce_select.h:
+ * shoal_reduce_ll_fits).  Element by element, the same thread sends and
+ * then writes it: dest may be src (checked by the caller: or disjoint from
+ * it).  Peers in staggered order, so they are not all written at once. */
 template <class T, class OP>
 __device__ inline void shoal_gpu_reduce_ll_block(shoal_team *t, T *dest, const T *src, size_t n)
 {
@@ -505,42 +563,75 @@ __device__ inline void shoal_gpu_broadcast_ll_block(shoal_team *t, void *dest, c
   }
 }
 
-/* dest[i] = OP over the team of src[i] as held by each member, i < n.
- * Peers are combined in team order on every PE, so every member gets
- * bit-identical results.  With staging, each chunk of src goes through
- * the team's scratch first (src not symmetric, or dest overlapping src:
- * a direct in-place reduction would race with the peers' reads). */
-template <class T, class OP>
-__device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T *dest, const T *src,
-                                              size_t n, bool allow_staging)
+/* What the reduction selection (collectives/reduce_select.h) rests on, in
+ * a kernel.  Teams with a member behind the host proxy never get here
+ * (the entry points take <shoal/gpu_remote_coll.h> first), so every member
+ * is mapped; at most SHOAL_SCOPE_MAX_PEERS fit a lane's peer tables. */
+__device__ inline bool shoal_gpu_symmetric(const void *p, size_t bytes)
 {
-  unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
-  bool overlap = !(dest + n <= src || src + n <= dest);
-  bool direct = shoal_dev_is_symmetric(src) && shoal_dev_is_symmetric(src + (n ? n - 1 : 0)) && !overlap;
-  if (!direct && (!allow_staging || t->scratch_size < 16 * sizeof(T))) {
-    if (tid == 0) shoal_gpu_fail(call, src, -1);
+  return shoal_dev_is_symmetric(p) && shoal_dev_is_symmetric((const char *)p + (bytes ? bytes - 1 : 0));
+}
+__device__ inline int shoal_gpu_reduce_pick(const shoal_team *t, int where, bool scatter, const void *dest,
+                                            const void *src, size_t n, size_t es)
+{
+  shoal_reduce_ask a;
+  memset(&a, 0, sizeof a);
+  shoal_reduce_ask_team(&a, t);
+  a.where = where;
+  a.forced = SHOAL_ALLREDUCE_AUTO;
+  a.scatter = scatter;
+  a.count = n;
+  a.es = es;
+  a.direct = t->size <= SHOAL_SCOPE_MAX_PEERS;
+  a.in_place = dest == src;
+  a.src_sym = shoal_gpu_symmetric(src, n * es * (scatter ? (size_t)t->size : 1));
+  a.dest_sym = shoal_gpu_symmetric(dest, n * es);
+  return shoal_reduce_select(&a);
+}
+
+/* A reduction algorithm of collectives/ at scope s (a block, or a grid of
+ * them), with the typed reducer: algo PULL, STAGED or TWOSHOT (scatter:
+ * PULL, on block my_pe of src). */
+template <class T, class OP>
+__device__ inline void shoal_gpu_reduce_scoped(const char *call, const shoal_scope *s, shoal_team *t, int algo,
+                                               bool scatter, T *dest, const T *src, size_t n)
+{
+  __shared__ char *ps[SHOAL_SCOPE_MAX_PEERS], *pd[SHOAL_SCOPE_MAX_PEERS];
+  shoal_gpu_reducer<T, OP> r;
+  shoal_reduce_run_scope(s, t, &r, algo, scatter, ps, pd, dest, src, n, call);
+}
+
+/* What only a whole block runs (on a grid: block 0): LL, the channel
+ * algorithms, a refusal. */
+template <class T, class OP>
+__device__ inline void shoal_gpu_reduce_block_only(const char *call, shoal_team *t, int algo, bool scatter, T *dest,
+                                                   const T *src, size_t n)
+{
+  if (algo == SHOAL_REDUCE_LL) {
+    shoal_gpu_reduce_ll_block<T, OP>(t, dest, src, n);
+  } else if (algo == SHOAL_REDUCE_CHANNELS) {   /* more members than a lane's tables hold */
+    shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, n, scatter);
+  } else {
+    if (shoal_gpu_block_tid() == 0) shoal_gpu_fail(call, src, -1);   /* the source must be symmetric */
+  }
+}
+__device__ inline bool shoal_gpu_reduce_scoped_algo(int algo)
+{
+  return algo == SHOAL_REDUCE_PULL || algo == SHOAL_REDUCE_STAGED || algo == SHOAL_REDUCE_TWOSHOT;
+}
+template <class T, class OP>
+__device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T *dest, const T *src, size_t n,
+                                              bool scatter)
+{
+  if (scatter && SHOAL_UNLIKELY(shoal_gpu_scatter_overlaps(dest, n * sizeof(T), src, n * sizeof(T) * (size_t)t->size)))
+    shoal_gpu_scatter_overlap_fail(call, dest, src, shoal_gpu_block_tid() == 0);
+  int algo = shoal_gpu_reduce_pick(t, SHOAL_AT_BLOCK, scatter, dest, src, n, sizeof(T));
+  if (!shoal_gpu_reduce_scoped_algo(algo)) {
+    shoal_gpu_reduce_block_only<T, OP>(call, t, algo, scatter, dest, src, n);
     return;
   }
-  size_t chunk = direct ? n : t->scratch_size / sizeof(T);
-  __shared__ const T *peer[SHOAL_GPU_MAX_FAST_PEERS];
-  int np = t->size;
-  bool fast = np <= SHOAL_GPU_MAX_FAST_PEERS;
-  for (size_t off = 0; off < n; off += chunk) {
-    size_t m = n - off < chunk ? n - off : chunk;
-    const T *mine = src + off;
-    if (!direct) {
-      shoal_gpu_copy_coop(t->scratch, mine, m * sizeof(T), tid, nt);
-      mine = (const T *)t->scratch;
-    }
-    if (fast)
-      for (int j = (int)tid; j < np; j += (int)nt) {
-        peer[j] = (const T *)shoal_dev_ptr(mine, shoal_team_world_pe(t, j));
-        if (SHOAL_UNLIKELY(!peer[j])) shoal_gpu_coll_unreachable(call, shoal_team_world_pe(t, j));
-      }
-    shoal_gpu_block_barrier(t);   /* every member's data is in place */
-    shoal_gpu_reduce_part<T, OP>(t, dest + off, mine, m, fast ? peer : (const T **)0, tid, nt);
-    shoal_gpu_block_barrier(t);   /* nobody changes its data while others read it */
-  }
+  shoal_scope s = shoal_scope_make(shoal_gpu_block_tid(), shoal_gpu_block_size(), 0, 1, 0);
+  shoal_gpu_reduce_scoped<T, OP>(call, &s, t, algo, scatter, dest, src, n);
 }
 
 #define SHOAL_GPU_REDUCE_OP(T, N, OP) \
@@ -552,11 +643,9 @@ __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T
     if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) \
       shoal_gpu_rcoll_reduce<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_block", t, dest, src, nreduce, \
                                                    false); \
-    else if (shoal_gpu_ll_reduce_fits(t, nreduce, sizeof(T))) \
-      shoal_gpu_reduce_ll_block<T, shoal_gpu_op_##OP>(t, dest, src, nreduce); \
     else \
-      shoal_gpu_reduce_block<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_block", t, dest, src, \
-                                                    nreduce, true); \
+      shoal_gpu_reduce_block<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_block", t, dest, src, nreduce, \
+                                                    false); \
     return 0; \
   } \
   template <class shoal_unused = void> __device__ inline int shmemx_##N##_##OP##_reduce_scatter_block(shmem_team_t team, T *dest, \
@@ -570,7 +659,7 @@ __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T
     } \
     shoal_gpu_reduce_block<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP \
                                                   "_reduce_scatter_block (source must be symmetric)", \
-                                                  t, dest, src + (size_t)t->my_pe * nreduce, nreduce, false); \
+                                                  t, dest, src, nreduce, true); \
     return 0; \
   }
 #define SHOAL_GPU_REDUCE_BITWISE(T, N) \
@@ -677,19 +766,14 @@ template <class T, class OP>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce(shmem_team_t team, T *dest, const T *src, size_t n, int scatter)
 {
   shoal_team *t = shoal_gpu_team_or_fail("shmemx_..._reduce_on_stream", team);
+  if (!scatter) shoal_gpu_check_overlap("shmemx_..._reduce_on_stream", dest, src, n * sizeof(T));
   if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {
-    if (!scatter) shoal_gpu_check_overlap("shmemx_..._reduce_on_stream", dest, src, n * sizeof(T));
     shoal_gpu_rcoll_reduce<T, OP>("shmemx_..._reduce_on_stream", t, dest, src, n, scatter);
     return;
   }
-  if (scatter) {
-    shoal_gpu_reduce_block<T, OP>("shmemx_..._reduce_scatter_on_stream (source must be symmetric)", t, dest,
-                                  src + (size_t)t->my_pe * n, n, false);
-    return;
-  }
-  shoal_gpu_check_overlap("shmemx_..._reduce_on_stream", dest, src, n * sizeof(T));
-  if (shoal_gpu_ll_reduce_fits(t, n, sizeof(T))) shoal_gpu_reduce_ll_block<T, OP>(t, dest, src, n);
-  else shoal_gpu_reduce_block<T, OP>("shmemx_..._reduce_on_stream", t, dest, src, n, true);
+  shoal_gpu_reduce_block<T, OP>(scatter ? "shmemx_..._reduce_scatter_on_stream (source must be symmetric)"
+                                        : "shmemx_..._reduce_on_stream",
+                                t, dest, src, n, scatter != 0);
 }
 template <class shoal_unused = void>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_coll(int which, shmem_team_t team, void *dest, const void *src, size_t n, int root)
@@ -709,8 +793,8 @@ __global__ void shoal_gpu_k_fence(void) { shoal_fence_system(); }
 
 /* Large transfers from the host: one kernel over the GPU running the grid
  * collectives of <shoal/gpu_grid.h> (they meet inside, so no barrier
- * kernels around it).  Below SHOAL_GPU_GRID_MIN bytes one block is faster. */
-#define SHOAL_GPU_GRID_MIN (256u << 10)
+ * kernels around it).  Below SHOAL_GPU_GRID_MIN bytes (collectives/
+ * reduce_select.h's table) one block is faster. */
 template <class T, class OP>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_grid(shmem_team_t team, T *dest,
                                                                                    const T *src, size_t n, int scatter)
@@ -734,15 +818,6 @@ static inline int shoal_gpu_stream_blocks(K *kernel)
   if (!blocks) blocks = shmemx_grid_max_blocks(kernel, SHOAL_GPU_LAUNCH_THREADS, 0);
   return blocks;
 }
-template <class shoal_unused = void>
-static inline bool shoal_gpu_use_grid(const void *src, size_t bytes, const void *dest, size_t dbytes)
-{
-  /* the grid path reads the peers' sources: symmetric; in place or no overlap */
-  const char *s = (const char *)src, *d = (const char *)dest;
-  return bytes >= SHOAL_GPU_GRID_MIN && shoalx_gpu_heap_has(src) && shoalx_gpu_heap_has(s + bytes - 1) &&
-         (d == s || d + dbytes <= s || s + bytes <= d);
-}
-
 static inline int shoal_gpu_launched(const char *call)
 {
   shoal_gpu_hcheck(call, SHOAL_GPURT(GetLastError)());
@@ -799,9 +874,21 @@ template <class T, class OP>
 static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team, T *dest, const T *src,
                                              size_t nreduce, int scatter, shoal_gpu_stream_t stream)
 {
-  int np = scatter ? shmem_team_n_pes(team) : 1;
-  if (np > 0 && (!scatter || dest != src) &&
-      shoal_gpu_use_grid(src, nreduce * sizeof(T) * (size_t)np, dest, nreduce * sizeof(T))) {
+  shoal_reduce_ask a;
+  memset(&a, 0, sizeof a);
+  a.where = SHOAL_AT_STREAM;
+  a.scatter = scatter != 0;
+  a.count = nreduce;
+  a.es = sizeof(T);
+  a.team_size = scatter ? shmem_team_n_pes(team) : 1;
+  a.in_place = dest == src;
+  /* the grid kernel reads the peers' sources: in the GPU heap; a partial
+   * overlap goes to the one-block kernel, which reports it */
+  size_t sb = nreduce * sizeof(T) * (size_t)(a.team_size > 0 ? a.team_size : 1), db = nreduce * sizeof(T);
+  const char *s = (const char *)src, *d = (const char *)dest;
+  a.src_sym = sb && shoalx_gpu_heap_has(src) && shoalx_gpu_heap_has(s + sb - 1) &&
+              (d == s || d + db <= s || s + sb <= d);
+  if (shoal_reduce_select(&a) == SHOAL_REDUCE_LAUNCH_GRID) {
     shoal_gpu_k_reduce_grid<T, OP><<<shoal_gpu_stream_blocks(shoal_gpu_k_reduce_grid<T, OP>),
                                      SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce, scatter);
   } else {

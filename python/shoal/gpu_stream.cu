@@ -7,6 +7,7 @@
 #include <cuda_fp16.h>
 
 #include "gpu_stream.h"
+#include "../../gpu/gpu_lib.h"
 
 /* Element types for the kernels of <shoal/gpu_x.h>, which reduce through
  * + * < on T and move T by its bytes.  16-bit floats are stored as torch
@@ -64,24 +65,6 @@ static int reduce_as(shmem_team_t team, void *dest, const void *src, size_t coun
                                            (T *)dest, (const T *)src, count, scatter, st);
 }
 
-#define ONE(T, N, OP) \
-  (scatter ? shmemx_##N##_##OP##_reduce_scatter_on_stream(team, (T *)dest, (const T *)src, count, st) \
-           : shmemx_##N##_##OP##_reduce_on_stream(team, (T *)dest, (const T *)src, count, st))
-#define INT_CASE(code, T, N) \
-  case code: \
-    switch (op) { \
-    case 0: return ONE(T, N, sum); case 1: return ONE(T, N, prod); \
-    case 2: return ONE(T, N, min); case 3: return ONE(T, N, max); \
-    case 4: return ONE(T, N, and); case 5: return ONE(T, N, or); \
-    case 6: return ONE(T, N, xor); default: return -1; \
-    }
-#define FLOAT_CASE(code, T, N) \
-  case code: \
-    switch (op) { \
-    case 0: return ONE(T, N, sum); case 1: return ONE(T, N, prod); \
-    case 2: return ONE(T, N, min); case 3: return ONE(T, N, max); \
-    default: return -1; \
-    }
 /* types with no public _on_stream names: the template underneath them */
 #define AS(T, OP) reduce_as<T, shoal_gpu_op_##OP>(team, dest, src, count, scatter, st)
 #define F16_CASE(code, T) \
@@ -98,21 +81,26 @@ static int reduce_as(shmem_team_t team, void *dest, const void *src, size_t coun
     default: return -1; \
     }
 
+/* The package's op codes (sum, prod, min, max, and, or, xor) as positions
+ * in SHOAL_REDUCE_OPS, which the library's entry takes. */
+static int lib_op(int op)
+{
+  static const int pos[7] = {5, 6, 3, 4, 0, 1, 2};
+  return op >= 0 && op < 7 ? pos[op] : -1;
+}
+
 extern "C" int shoal_py_gpu_reduce(shmem_team_t team, int dtype, int op, void *dest, const void *src,
                                    size_t count, int scatter, void *stream)
 {
   shoal_gpu_stream_t st = (shoal_gpu_stream_t)stream;
+  const char *call = scatter ? "shoal.reduce_scatter_tensor" : "shoal.all_reduce";
+  /* integers and float/double: the library's own kernels (gpu/gpu_lib.cu) */
+  static const signed char kind[10] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2}, size[10] = {1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
+  if (dtype >= 0 && dtype < 10)
+    return lib_op(op) < 0 ? -1
+                          : shoal_gpu_lib_reduce_on_stream(call, team, dest, src, count, kind[dtype], size[dtype],
+                                                           lib_op(op), scatter, stream);
   switch (dtype) {
-    INT_CASE(0, int8_t, int8)
-    INT_CASE(1, int16_t, int16)
-    INT_CASE(2, int32_t, int32)
-    INT_CASE(3, int64_t, int64)
-    INT_CASE(4, uint8_t, uint8)
-    INT_CASE(5, uint16_t, uint16)
-    INT_CASE(6, uint32_t, uint32)
-    INT_CASE(7, uint64_t, uint64)
-    FLOAT_CASE(8, float, float)
-    FLOAT_CASE(9, double, double)
     F16_CASE(10, shoal_py_half)
     F16_CASE(11, shoal_py_bfloat16)
     COMPLEX_CASE(12, shoal_py_complexf)

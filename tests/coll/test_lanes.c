@@ -6,13 +6,22 @@
  * them.  Fresh random data every repetition, poisoned outputs, every byte
  * checked, odd sizes and misaligned buffers, a strided team, broadcast in
  * place, 100+ repetitions back to back (nobody resets a counter).  Then
- * the public calls at a size where the library itself picks the push. */
+ * the public calls at a size where the library itself picks the push.
+ *
+ * The reductions of collectives/ (reduce_oneshot.h, reduce_twoshot.h,
+ * reduce_scatter.h) the same way: the one-shot pull, the staged pull (in
+ * place and not; lanes.sh makes the scratch small, so it takes many
+ * chunks), two-shot (in place and not) and reduce-scatter, several types
+ * and operators, odd and misaligned sizes, 120 repetitions of the small
+ * ones back to back. */
 #include "coll_test.h"
 #include <pthread.h>
 #include <stdbool.h>
 
 int shoalx_coll_move_lane(int which, shmem_team_t team, void *dest, const void *source, size_t bytes, int root,
                           int lane, int nlanes);
+int shoalx_coll_reduce_lane(int which, shmem_team_t team, void *dest, const void *source, size_t count,
+                            const char *type, const char *op, int lane, int nlanes);
 
 #define MAX_LANES 3
 #define MAX_BYTES 70001
@@ -171,11 +180,159 @@ static void run_lanes(shmem_team_t team, const char *tname, int which, int k, si
   pthread_barrier_destroy(&r.bar);
 }
 
+/* ---- reductions at k lanes ----------------------------------------------- */
+static const char *const rwhich_name[4] = {"pull", "staged", "twoshot", "reduce_scatter"};
+/* Types and operators: integers wrap, floats hold small integers (exact in
+ * any order), min/max any value. */
+enum { RC_LONG_SUM, RC_UINT_XOR, RC_DOUBLE_MAX, RC_FLOAT_SUM, RC_SHORT_MIN, RC_UCHAR_PROD, N_RCASES };
+static const struct { const char *type, *op; size_t es; } rcases[N_RCASES] = {
+  {"long", "sum", sizeof(long)}, {"uint", "xor", sizeof(unsigned)}, {"double", "max", sizeof(double)},
+  {"float", "sum", sizeof(float)}, {"short", "min", sizeof(short)}, {"uchar", "prod", 1},
+};
+/* Elements: odd, a 16-byte tail, one lane's share empty, many chunks. */
+static const size_t rsizes[] = {1, 3, 17, 1001, 20011};
+#define N_RSIZES (sizeof rsizes / sizeof rsizes[0])
+#define MAX_RELEMS 20011
+
+static void rval(int c, int pe, size_t i, unsigned salt, void *out)
+{
+  uint64_t v = shoal_test_val(pe, i, salt);
+  switch (c) {
+  case RC_LONG_SUM: { long x = (long)v; memcpy(out, &x, sizeof x); break; }
+  case RC_UINT_XOR: { unsigned x = (unsigned)v; memcpy(out, &x, sizeof x); break; }
+  case RC_DOUBLE_MAX: { double x = (double)(int64_t)v / 7.0; memcpy(out, &x, sizeof x); break; }
+  case RC_FLOAT_SUM: { float x = (float)((int)(v % 2001) - 1000); memcpy(out, &x, sizeof x); break; }
+  case RC_SHORT_MIN: { short x = (short)v; memcpy(out, &x, sizeof x); break; }
+  default: { unsigned char x = (unsigned char)(v | 1); memcpy(out, &x, 1); break; }
+  }
+}
+static void rcombine(int c, void *acc, const void *in)
+{
+  switch (c) {
+  case RC_LONG_SUM: { unsigned long a, b; memcpy(&a, acc, 8); memcpy(&b, in, 8); a += b; memcpy(acc, &a, 8); break; }
+  case RC_UINT_XOR: { unsigned a, b; memcpy(&a, acc, 4); memcpy(&b, in, 4); a ^= b; memcpy(acc, &a, 4); break; }
+  case RC_DOUBLE_MAX: { double a, b; memcpy(&a, acc, 8); memcpy(&b, in, 8); if (b > a) memcpy(acc, &b, 8); break; }
+  case RC_FLOAT_SUM: { float a, b; memcpy(&a, acc, 4); memcpy(&b, in, 4); a += b; memcpy(acc, &a, 4); break; }
+  case RC_SHORT_MIN: { short a, b; memcpy(&a, acc, 2); memcpy(&b, in, 2); if (b < a) memcpy(acc, &b, 2); break; }
+  default: { unsigned char a = *(unsigned char *)acc, b = *(const unsigned char *)in; *(unsigned char *)acc = (unsigned char)(a * b); break; }
+  }
+}
+
+struct rrun {
+  shmem_team_t team;
+  const char *tname;
+  int which, c, k, reps, n;
+  size_t count;
+  pthread_barrier_t bar;
+};
+
+static unsigned rsalt(const struct rrun *r, int rep) { return (unsigned)(rep * 11 + r->which * 257 + r->c * 31 + r->k * 7919); }
+static bool r_in_place(const struct rrun *r, int rep) { return (r->which == 1 || r->which == 2) && rep % 2 == 1; }
+/* 0, 1 or 2 elements in: 16-byte misaligned for every type but uchar at 0 */
+static size_t r_offset(const struct rrun *r, int rep) { return (size_t)(rep % 3) * rcases[r->c].es; }
+
+static void rprepare(struct rrun *r, int rep)
+{
+  size_t es = rcases[r->c].es, off = r_offset(r, rep);
+  size_t selems = r->which == 3 ? r->count * (size_t)r->n : r->count;
+  shoal_test_poison(src_buf, (selems + 4) * es + off);
+  shoal_test_poison(dst_buf, (selems + 4) * es + off);
+  for (size_t i = 0; i < selems; i++) rval(r->c, shmem_my_pe(), i, rsalt(r, rep), src_buf + off + i * es);
+}
+
+static void rcheck(struct rrun *r, int rep)
+{
+  size_t es = rcases[r->c].es, off = r_offset(r, rep);
+  int me = shmem_team_my_pe(r->team);
+  const unsigned char *base = r_in_place(r, rep) ? src_buf : dst_buf, *d = base + off;
+  unsigned char want[16], x[16];
+  int bad = 0;
+  for (size_t i = 0; i < r->count && bad < 3; i++) {
+    size_t at = r->which == 3 ? (size_t)me * r->count + i : i;
+    for (int q = 0; q < r->n; q++) {
+      rval(r->c, wpe(r->team, q), at, rsalt(r, rep), q ? x : want);
+      if (q) rcombine(r->c, want, x);
+    }
+    if (memcmp(d + i * es, want, es)) {
+      bad++;
+      CHECK(0, "%s %s_%s %s k %d count %zu rep %d%s: element %zu wrong", rwhich_name[r->which], rcases[r->c].type,
+            rcases[r->c].op, r->tname, r->k, r->count, rep, r_in_place(r, rep) ? " in place" : "", i);
+    }
+  }
+  for (size_t i = 0; i < off; i++) CHECK(base[i] == POISON_BYTE, "%s wrote before dest", rwhich_name[r->which]);
+  if (!r_in_place(r, rep))
+    CHECK(d[r->count * es] == POISON_BYTE, "%s %s_%s k %d count %zu rep %d: wrote past the end",
+          rwhich_name[r->which], rcases[r->c].type, rcases[r->c].op, r->k, r->count, rep);
+}
+
+struct rlane_arg {
+  struct rrun *r;
+  int lane;
+};
+
+static void *rlane_main(void *p)
+{
+  struct rlane_arg *a = p;
+  struct rrun *r = a->r;
+  size_t es = rcases[r->c].es;
+  for (int rep = 0; rep < r->reps; rep++) {
+    if (a->lane == 0) rprepare(r, rep);
+    pthread_barrier_wait(&r->bar);
+    size_t off = r_offset(r, rep);
+    unsigned char *s = src_buf + off, *d = (r_in_place(r, rep) ? src_buf : dst_buf) + off;
+    int rc = shoalx_coll_reduce_lane(r->which, r->team, d, s, r->count, rcases[r->c].type, rcases[r->c].op, a->lane,
+                                     r->k);
+    CHECK(rc == 0, "rc %d", rc);
+    pthread_barrier_wait(&r->bar);
+    if (a->lane == 0) rcheck(r, rep);
+    (void)es;
+  }
+  return NULL;
+}
+
+static void run_rlanes(shmem_team_t team, const char *tname, int which, int c, int k, size_t count, int reps)
+{
+  struct rrun r;
+  memset(&r, 0, sizeof r);
+  r.team = team;
+  r.tname = tname;
+  r.which = which;
+  r.c = c;
+  r.k = k;
+  r.reps = reps;
+  r.n = shmem_team_n_pes(team);
+  r.count = count;
+  pthread_barrier_init(&r.bar, NULL, (unsigned)k);
+  pthread_t th[MAX_LANES];
+  struct rlane_arg args[MAX_LANES];
+  for (int b = 0; b < k; b++) {
+    args[b].r = &r;
+    args[b].lane = b;
+    if (b > 0) ck_assert_int_eq(pthread_create(&th[b], NULL, rlane_main, &args[b]), 0);
+  }
+  rlane_main(&args[0]);
+  for (int b = 1; b < k; b++) pthread_join(th[b], NULL);
+  pthread_barrier_destroy(&r.bar);
+}
+
+/* Every algorithm at every size with one case, every case at two sizes. */
+static void run_reductions(shmem_team_t team, const char *tname, int k)
+{
+  for (int which = 0; which < 4; which++)
+    for (int c = 0; c < N_RCASES; c++)
+      for (size_t si = 0; si < N_RSIZES; si++) {
+        size_t count = rsizes[si];
+        if ((size_t)c != ((size_t)which + si) % N_RCASES && si != 1 && si != 3) continue;
+        run_rlanes(team, tname, which, c, k, count, count >= 20011 ? 6 : count > 17 ? 24 : 120);
+      }
+}
+
 START_TEST(test_lanes)
 {
   teams_make();
   int n = shmem_n_pes();
   buf_bytes = (size_t)BIG_BYTES * (size_t)n + 64;
+  if (buf_bytes < ((size_t)MAX_RELEMS * (size_t)n + 8) * 8) buf_bytes = ((size_t)MAX_RELEMS * (size_t)n + 8) * 8;
   src_buf = shmem_malloc(buf_bytes);
   dst_buf = shmem_malloc(buf_bytes);
   ck_assert_ptr_nonnull(src_buf);
@@ -191,6 +348,7 @@ START_TEST(test_lanes)
             size_t b = lane_sizes[si];
             run_lanes(t, team_name[tlist[ti]], which, k, b, b > 4099 ? 12 : b == 33 ? 120 : 24);
           }
+      if (t != SHMEM_TEAM_INVALID && team_mapped(t)) run_reductions(t, team_name[tlist[ti]], k);
       if (t != SHMEM_TEAM_INVALID && k == 1) run_api(t, team_name[tlist[ti]]);
       shmem_barrier_all();
     }

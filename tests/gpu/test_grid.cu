@@ -3,7 +3,7 @@
  * place (fused): elements written by one block are reduced or moved, and
  * checked by another.  Fresh data every round, outputs poisoned, every
  * element checked; world and strided teams (sizes 1 and 2 at 2-4 PEs),
- * in place, odd sizes, misaligned buffers, grids of 1, 3 and the largest
+ * in place, a source outside the symmetric heap, odd sizes, misaligned buffers, grids of 1, 3 and the largest
  * safe size, a slow member, and a captured graph replayed 120 times with
  * no host reset.  `test_grid mismatch` and `test_grid toomany` must fail
  * with a message (run.sh checks). */
@@ -130,12 +130,29 @@ __global__ void k_graph(team_info ti, float *a, float *b, float *c, size_t n, ui
 
 /* The grid algorithms, not the block-0 fallback, run where they should
  * (a test that passes on the fallback alone proves nothing about them). */
+/* collectives/reduce_select.h at grid scope, for symmetric buffers. */
+__device__ int grid_pick(const shoal_team *t, size_t n, size_t es, bool in_place, bool scatter)
+{
+  shoal_reduce_ask a;
+  memset(&a, 0, sizeof a);
+  shoal_reduce_ask_team(&a, t);
+  a.where = SHOAL_AT_GRID;
+  a.scatter = scatter;
+  a.count = n;
+  a.es = es;
+  a.direct = shoal_grid_direct(t);
+  a.in_place = in_place;
+  a.src_sym = a.dest_sym = true;
+  return shoal_reduce_select(&a);
+}
 __global__ void k_pick(shmem_team_t team, int *out)
 {
   shoal_team *t = shoal_gpu_team_or_fail("k_pick", team);
-  out[0] = shoal_grid_pick_reduce(t, 100003, 4, false, true, true) == SHOAL_GRID_TWOSHOT;
-  out[1] = shoal_grid_pick_reduce(t, 100003, 8, true, true, true) == SHOAL_GRID_TWOSHOT;
-  out[2] = shoal_gpu_ll_reduce_fits(t, 8000, 4) || shoal_grid_pick_reduce(t, 8000, 4, false, true, true) == SHOAL_GRID_ONESHOT;
+  out[0] = grid_pick(t, 100003, 4, false, false) == SHOAL_REDUCE_TWOSHOT;
+  out[1] = grid_pick(t, 100003, 8, true, false) == SHOAL_REDUCE_TWOSHOT &&
+           grid_pick(t, 100003, 8, false, true) == SHOAL_REDUCE_PULL;
+  int small = grid_pick(t, 8000, 4, false, false);
+  out[2] = small == SHOAL_REDUCE_LL || small == SHOAL_REDUCE_PULL;
   out[3] = shoal_grid_pick_move(t, 1u << 20) == SHOAL_GRID_PUSH;
 }
 __global__ void k_mismatch(char *dst, const char *src, size_t nb) { shmemx_fcollectmem_grid(SHMEM_TEAM_WORLD, dst, src, nb); }
@@ -162,6 +179,8 @@ int main(int argc, char **argv)
   GT_CUDA(cudaMemset(bad_dev, 0, sizeof(unsigned)));
   const size_t maxn = (1u << 20) + 64;
   char *A = (char *)shmem_malloc(maxn * 8 * 4 + 64), *B = (char *)shmem_malloc(maxn * 8 * 4 + 64);
+  float *priv;   /* device memory outside the symmetric heap */
+  GT_CUDA(cudaMalloc((void **)&priv, maxn * sizeof(float)));
   if (!strcmp(mode, "mismatch")) {   /* must stop with a message */
     k_mismatch<<<me == 0 ? 2 : 4, 64>>>(B, A, 1u << 20);
     GT_LAUNCHED();
@@ -223,6 +242,14 @@ int main(int argc, char **argv)
                                             bad_dev);
         GT_LAUNCHED();
         GT_CHECK(take_bad() == 0, "%s float sum_reduce_grid misaligned n=%zu grid=%d", tn, n, g);
+        /* a source outside the symmetric heap: staged through the team's
+         * scratch (many chunks from 100003 elements), each block its share */
+        k_reduce<float, op_sum><<<g, 256>>>(ti, (float *)B, priv, n, rounds, gt_seed, salt += 8, 1, bad_dev);
+        GT_LAUNCHED();
+        GT_CHECK(take_bad() == 0, "%s float sum_reduce_grid private source n=%zu grid=%d", tn, n, g);
+        k_reduce<float, op_sum><<<g, 256>>>(ti, priv, priv, n, rounds, gt_seed, salt += 8, 0, bad_dev);
+        GT_LAUNCHED();
+        GT_CHECK(take_bad() == 0, "%s float sum_reduce_grid private, in place n=%zu grid=%d", tn, n, g);
         k_reduce<double, op_sum><<<g, 256>>>(ti, (double *)A, (double *)A, n, rounds, gt_seed, salt += 8, 1, bad_dev);
         GT_LAUNCHED();
         GT_CHECK(take_bad() == 0, "%s double sum_reduce_grid in place n=%zu grid=%d", tn, n, g);
@@ -282,6 +309,7 @@ int main(int argc, char **argv)
     GT_CUDA(cudaFree(round));
     GT_CUDA(cudaStreamDestroy(s));
   }
+  GT_CUDA(cudaFree(priv));
   shmem_free(A);
   shmem_free(B);
   return gt_finish("test_grid");

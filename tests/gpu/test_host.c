@@ -100,6 +100,15 @@ static void test_signal_wait(void)
   size_t idx[64];
   CHECK(shmem_int_wait_until_some(flags, (size_t)npes, idx, NULL, SHMEM_CMP_GE, 1) == (size_t)npes,
         "wait_until_some count");
+  /* Every flag is satisfied: a series of test_any / wait_until_any calls
+   * must return each index in turn, not the lowest again and again. */
+  size_t prev = (size_t)left;   /* what the wait_until_any above returned */
+  for (int k = 0; k < 2 * npes; k++) {
+    size_t got = k & 1 ? shmem_int_test_any(flags, (size_t)npes, NULL, SHMEM_CMP_GE, 1)
+                       : shmem_int_wait_until_any(flags, (size_t)npes, NULL, SHMEM_CMP_GE, 1);
+    CHECK(got == (prev + 1) % (size_t)npes, "_any rotation: call %d returned %zu after %zu", k, got, prev);
+    prev = got;
+  }
   CHECK(shmem_int_test(&flags[me], SHMEM_CMP_EQ, me + 1) == 1, "test");
   CHECK(shmem_int_test(&flags[me], SHMEM_CMP_EQ, me + 2) == 0, "test false");
   shmem_int_wait_until(&flags[right], SHMEM_CMP_EQ, right + 1);

@@ -19,6 +19,9 @@ enum { OP_and, OP_or, OP_xor, OP_min, OP_max, OP_sum, OP_prod };
 enum { SC_BLOCK, SC_GRID, SC_STREAM, SC_HOST, SC_COUNT };
 static const char *scope_name[SC_COUNT] = {"block", "grid", "on_stream", "host"};
 static cudaStream_t st;
+/* GT_VERBOSE=1: PE 0 names each case before it runs (where a run stops). */
+static bool verbose;
+#define CASE(...) do { if (verbose && shmem_my_pe() == 0) { printf(__VA_ARGS__); printf("\n"); fflush(stdout); } } while (0)
 
 /* Element i of PE pe's data: small values for prod (no overflow),
  * integral values in floating types (sums are exact in any order). */
@@ -135,6 +138,7 @@ static void test_reduce(const char *name, int op, void (*run)(int, shmem_team_t,
         if (v != 1) poison(dest, n * sizeof(T));
         fill(src, nsrc, world_me, salt, op);
         shmem_team_sync(ti.team);   /* every member set up (non-members are not here) */
+        CASE("%s on %s, %s, %zu elements, variant %d", name, ti.name, scope_name[scope], n, v);
         run(scope, ti.team, dest, src, n, v == 3);
         T *got = (T *)malloc(n * sizeof(T));
         GT_CUDA(cudaMemcpy(got, dest, n * sizeof(T), cudaMemcpyDeviceToHost));
@@ -171,6 +175,7 @@ static void test_scan(const team_info &ti, char *sym_a, char *sym_b)
       if (!(v & 2)) poison(dest, n * sizeof(long));
       fill(A, n, shmem_my_pe(), salt, OP_sum);
       shmem_team_sync(ti.team);
+      CASE("scan on %s, %zu elements, variant %d", ti.name, n, v);
       k_scan<<<1, THREADS>>>(ti.team, dest, A, n, inclusive);
       GT_LAUNCHED();
       long *got = (long *)malloc(n * sizeof(long));
@@ -244,6 +249,7 @@ static void test_move(const team_info &ti, char *sym_a, char *sym_b, char *priv)
           poison(dest, total);
           fill((unsigned char *)src, nsrc, world_me, salt, OP_xor);
           shmem_team_sync(ti.team);
+          CASE("%s on %s, %s, %zu bytes, root %d, source %d", what[which], ti.name, scope_name[scope], n, root, v);
           run_move(scope, which, ti.team, dest, src, n, root);
           unsigned char *got = (unsigned char *)malloc(total);
           GT_CUDA(cudaMemcpy(got, dest, total, cudaMemcpyDeviceToHost));
@@ -282,6 +288,7 @@ int main(void)
 {
   gt_init();
   int me = shmem_my_pe(), np = shmem_n_pes();
+  verbose = getenv("GT_VERBOSE") && atoi(getenv("GT_VERBOSE")) > 0;
   GT_CUDA(cudaStreamCreate(&st));
   size_t cap = 4u << 20;   /* bytes: the largest case is 70001 x 8 x 4 PEs (reduce-scatter) */
   char *a = (char *)shmem_malloc(cap), *b = (char *)shmem_malloc(cap), *p = NULL;

@@ -147,6 +147,9 @@ static uint64_t local_amo(int region, int op, int dt, void *p, uint64_t a, uint6
 #ifdef SHOAL_HAVE_GPU
   if (region == SHOAL_AM_GPU_HEAP) {
     uint64_t r = 0;
+    /* Signals and collective flags are sets: no kernel launch for them. */
+    if (op == SHOAL_AMO_SET && shoal_gpu_store_value("proxy: atomic set on GPU memory", p, a, dt_size(dt)))
+      return 0;
     shoal_gpu_lib_amo(op, dt, p, &a, &b, &r);
     return r;
   }
