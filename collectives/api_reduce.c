@@ -40,6 +40,7 @@ static int allreduce_forced(void)
   if (!strcmp(a, "twoshot")) return SHOAL_ALLREDUCE_TWOSHOT;
   if (!strcmp(a, "ring")) return SHOAL_ALLREDUCE_RING;
   if (!strcmp(a, "push")) return SHOAL_ALLREDUCE_PUSH;
+  if (!strcmp(a, "hier")) return SHOAL_ALLREDUCE_HIER;
   return SHOAL_ALLREDUCE_AUTO;
 }
 
@@ -89,6 +90,15 @@ int shoal_reduce_call(const char *call, shoal_team *team, void *dest, const void
   if (reduce_on_gpu(call, team, dest, source, count, bytes, type, op, 0)) return 0;
   coll_no_partial_overlap(call, dest, bytes, source, bytes, true);
   int algo = reduce_pick(team, count, es, false, dest == source);
+  if (shoal_rt.env.debug && algo < 32 && !(team->coll_logged & (1u << algo))) {   /* once per team and algorithm */
+    static const char *const names[] = {"auto", "oneshot", "twoshot", "ring", "push", "hier", "pull", "staged",
+                                        "twoshot-scope", "ll", "channels", "launch-block", "launch-grid", "refuse"};
+    team->coll_logged |= 1u << algo;
+    shoal_debug("%s: all-reduce on the team of world PEs %d + %d i (%d PEs, %d nodes%s) takes %s", call,
+                team->start, team->stride, team->size, team->hier_nodes ? team->hier_nodes : -1,
+                team->hier ? ", hierarchical" : "",
+                algo < (int)(sizeof names / sizeof names[0]) ? names[algo] : "?");
+  }
   /* Depending on size, an algorithm reads the source or writes the dest of
    * other PEs (Iris #526): require both always, so that a program does not
    * pass or fail by message size. */

@@ -9,6 +9,7 @@
 #ifndef SHOAL_COLL_FCOLLECT_H
 #define SHOAL_COLL_FCOLLECT_H
 
+#include "hier.h"
 #include "push.h"
 
 SHOAL_FN void shoal_coll_fcollect(shoal_team *t, void *dest, const void *src, size_t bytes)
@@ -27,10 +28,13 @@ SHOAL_FN void shoal_coll_fcollect(shoal_team *t, void *dest, const void *src, si
 }
 
 /* Which fcollect: the lane push (collectives/push.h) for large blocks when
- * every member is mapped, else the puts above. */
+ * every member is mapped; the hierarchical one (collectives/hier.h) on a
+ * team that spans nodes with some node holding several members (the GPU's
+ * remote path asks the same); else the puts above. */
 SHOAL_FN void shoal_coll_fcollect_pick(shoal_team *t, void *dest, const void *src, size_t bytes, const char *call)
 {
   if (bytes >= SHOAL_PUSH_CPU_MIN_BYTES && shoal_push_ok(t)) shoal_push_move_one(t, 1, dest, src, bytes, 0, call);
+  else if (t->hier) shoal_coll_fcollect_hier(t, dest, src, bytes);
   else shoal_coll_fcollect(t, dest, src, bytes);
 }
 

@@ -16,10 +16,18 @@
  * reduce_twoshot.h, reduce_scatter.h: the CPU at one lane, a GPU block, a
  * GPU grid); the others, the one-thread algorithms on the signal channels
  * (shoal_coll_allreduce: the CPU's network teams, a GPU's teams behind the
- * host proxy, <shoal/gpu_remote_coll.h>). */
+ * host proxy, <shoal/gpu_remote_coll.h>).
+ *
+ * Hierarchical (collectives/hier.h), among the channel algorithms, on teams
+ * that span nodes with some node holding several members (the team's node
+ * layout, teams/team.c: shoal_reduce_ask's hier): reduce inside each node
+ * over load/store, only the node leaders talk across nodes (one message
+ * per node pair instead of one per PE pair), and the result goes back
+ * inside the node.  Auto takes it at every size where the layout allows it. */
 #ifndef SHOAL_COLL_REDUCE_SELECT_H
 #define SHOAL_COLL_REDUCE_SELECT_H
 
+#include "hier.h"
 #include "reduce_push.h"
 #include "reduce_ring.h"
 #include "reduce_twoshot.h"
@@ -43,6 +51,7 @@ typedef enum shoal_allreduce_algo {
    * SHOAL_ALLREDUCE forces one of these (on the CPU) */
   SHOAL_ALLREDUCE_AUTO, SHOAL_ALLREDUCE_ONESHOT, SHOAL_ALLREDUCE_TWOSHOT, SHOAL_ALLREDUCE_RING,
   SHOAL_ALLREDUCE_PUSH,   /* one-shot through the pushbox: auto's choice for small messages */
+  SHOAL_ALLREDUCE_HIER,   /* node-wise (collectives/hier.h): auto's choice on teams that span nodes */
   /* the algorithms at a scope (what the CPU runs for ONESHOT and TWOSHOT on
    * load/store teams) */
   SHOAL_REDUCE_PULL,      /* one-shot pull; reduce-scatter */
@@ -74,6 +83,7 @@ typedef struct shoal_reduce_ask {
   bool in_place;       /* dest == source */
   bool src_sym, dest_sym;   /* in the symmetric heap (GPU: the GPU heap) */
   size_t pushbox_slot, scratch;   /* the team's (shoal_pushbox_slot_bytes, shoal_coll_scratch_size) */
+  bool hier;           /* the team's node layout allows the hierarchical algorithm (teams/team.h) */
 } shoal_reduce_ask;
 
 /* Host and device: the _on_stream launch asks it on the host. */
@@ -90,6 +100,9 @@ SHOAL_SELECT_FN int shoal_allreduce_pick_ask(const shoal_reduce_ask *a)
 {
   size_t bytes = a->count * a->es;
   int algo = a->forced;
+  bool hier = a->hier && a->es > 0 && a->pushbox_slot >= a->es;   /* as shoal_hier_usable */
+  if (algo == SHOAL_ALLREDUCE_AUTO && hier) algo = SHOAL_ALLREDUCE_HIER;
+  if (algo == SHOAL_ALLREDUCE_HIER && !hier) algo = SHOAL_ALLREDUCE_AUTO;   /* forced where it does not apply */
   if (algo == SHOAL_ALLREDUCE_AUTO) {
     /* push while the vector fits one pushbox slot (one round); a longer
      * one would take a round per slot-sized chunk, so it is pulled */
@@ -150,6 +163,15 @@ SHOAL_FN void shoal_reduce_ask_team(shoal_reduce_ask *a, const shoal_team *t)
   a->team_size = t->size;
   a->pushbox_slot = t->pushbox ? shoal_pushbox_slot_bytes(t) : 0;
   a->scratch = shoal_coll_scratch_size(t);
+  a->hier = t->hier != 0;
+}
+
+/* Auto takes the hierarchical all-reduce (at every size); the GPU's remote
+ * path (<shoal/gpu_remote_coll.h>) asks this. */
+SHOAL_FN bool shoal_allreduce_hier_wins(const shoal_team *t, size_t count, size_t es)
+{
+  (void)count;
+  return shoal_hier_usable(t, es);
 }
 
 /* The channel algorithm for teams with members behind the network (the
@@ -173,6 +195,7 @@ SHOAL_FN void shoal_coll_allreduce(shoal_team *t, int algo, int type, int op, vo
   case SHOAL_ALLREDUCE_PUSH: shoal_coll_reduce_push(t, type, op, dest, src, count); break;
   case SHOAL_ALLREDUCE_ONESHOT: shoal_coll_reduce_oneshot(t, type, op, dest, src, count); break;
   case SHOAL_ALLREDUCE_RING: shoal_coll_reduce_ring(t, type, op, dest, src, count); break;
+  case SHOAL_ALLREDUCE_HIER: shoal_coll_reduce_hier(t, type, op, dest, src, count); break;
   default: shoal_coll_reduce_twoshot(t, type, op, dest, src, count); break;
   }
 }

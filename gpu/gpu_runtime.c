@@ -118,6 +118,13 @@ static void team_to_device(const shoal_team *t)
   d.gpu_proxied = 0;
   for (int i = 0; i < t->size; i++)
     if (!g.peer[shoal_team_world_pe(t, i)]) d.gpu_proxied = 1;
+  /* GPU heaps of a node are always mapped to each other (else shmem_init
+   * failed), whatever SHOAL_TRANSPORT says for the host heaps: the layout
+   * and the switch decide, the same on every member. */
+  d.hier = shoal_hier_layout_ok(t) && shoal_rt.env.coll_hier;
+  if (d.gpu_proxied && t->my_pe >= 0)
+    shoal_debug("GPU runtime: team of world PEs %d + %d i (%d PEs): collectives through the host proxy; "
+                "all-reduce %s", t->start, t->stride, t->size, d.hier ? "hierarchical" : "flat");
   d.parent = NULL;
   GPU_CK("shmem_init", "copying a team to the GPU",
          shoal_gpu_v_memcpy(&g.team_dev[t->slot], &d, sizeof d));

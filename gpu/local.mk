@@ -4,6 +4,7 @@
 shoalinc_HEADERS += include/shoal/gpu_pre.h include/shoal/gpu.h include/shoal/gpu_x.h include/shoal/gpu16.h \
 	include/shoal/gpu_grid.h include/shoal/gpu_remote_coll.h
 shoaldev_HEADERS += device/gpu_image.h device/state_gpu.h device/remote_gpu.h
+EXTRA_DIST += tests/gpu/test_hier.cu
 EXTRA_DIST += gpu/gpu_cuda.c gpu/gpu_hip.c gpu/gpu_runtime.c gpu/gpu.h gpu/gpu_proxy.c gpu/gpu_proxy.h \
 	gpu/gpu_lib.cu gpu/gpu_lib.h \
 	tests/gpu/run.sh tests/gpu/ci.sh tests/gpu/hipcc-clang.sh tests/gpu/gpu_test.h tests/gpu/test_device.cu \

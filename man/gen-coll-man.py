@@ -206,7 +206,11 @@ fam("shmem_fcollect", "concatenate equal-size blocks from every PE of a team",
      "void shmem_fcollect64(...);   /* same arguments, 64-bit elements */"],
     "All-gather: dest on every PE gets the nelems elements of each member's source, in team "
     "order.  Each PE pushes its block to the members in the staggered order (me + i) % n, after "
-    "the member has entered the call.  Remotely written: dest (symmetric, nelems * team size "
+    "the member has entered the call.  On a team that spans nodes, where some node holds several "
+    "members (consecutive team PEs per node), it is hierarchical: the members store their blocks "
+    "into the node's first member, these leaders exchange their nodes' ranges (one message per "
+    "node pair) and each puts the whole result back into its node; SHOAL_COLL_HIER=0 keeps the "
+    "flat form.  Remotely written: dest (symmetric, nelems * team size "
     "elements).",
     [("team", "The team."), ("dest", "Symmetric array of nelems * n elements."),
      ("source", "This PE's block."), ("nelems", "Elements per PE (bytes for fcollectmem).")] + AS_ARGS,
@@ -280,8 +284,16 @@ for op, what, types in OPS:
             "for somewhat longer ones (every PE reads every peer's source), two-shot "
             "(reduce-scatter then all-gather; medium and large messages on small teams), or "
             "ring (chunked reduce-scatter and all-gather with one signal per round; large "
-            "teams).  SHOAL_ALLREDUCE=oneshot|twoshot|ring|push forces one (oneshot is the "
-            "pull form; push sends longer vectors in slot-sized rounds).  Depending on the algorithm "
+            "teams).  On a team that spans nodes, where some node holds several members "
+            "(each node's members being consecutive team PEs, at most 64 nodes), it is "
+            "hierarchical at every size: each node's members push their vector, in "
+            "chunks of a pushbox ring, to the node's first member over shared memory, only these "
+            "leaders exchange across nodes (one message per node pair and chunk), and each "
+            "leader pushes the result back to its node (the GPU's collectives on such teams "
+            "choose the same).  SHOAL_COLL_HIER=0 keeps the flat algorithms on such teams.  "
+            "SHOAL_ALLREDUCE=oneshot|twoshot|ring|push|hier forces one (oneshot is the "
+            "pull form; push sends longer vectors in slot-sized rounds; hier applies only where "
+            "the team's layout allows it).  Depending on the algorithm "
             "other PEs read source or write dest, so both must be symmetric (always checked).")
     if f16:
         desc += ("  The shmemx_half and shmemx_bfloat16 forms reduce 16-bit floats: shmemx_half_t "

@@ -16,7 +16,11 @@ const shoal_env_var shoal_env_vars[] = {
      "(0 = real nodes; 1 = everything through libfabric)"},
     {"SHOAL_MAX_TEAMS", "64", "teams that may exist at once (world and shared included)"},
     {"SHOAL_TEAM_SCRATCH", "256K", "symmetric scratch bytes per team for collectives"},
-    {"SHOAL_ALLREDUCE", "auto", "all-reduce algorithm: auto, oneshot, twoshot, ring, push"},
+    {"SHOAL_ALLREDUCE", "auto", "all-reduce algorithm: auto, oneshot, twoshot, ring, push, hier"},
+    {"SHOAL_COLL_HIER", "1",
+     "1: all-reduce and fcollect on a team that spans nodes, with some node holding several "
+     "members, go node-wise (inside each node, leaders across nodes, back inside); 0: flat "
+     "algorithms"},
     {"SHOAL_TRANSPORT", "auto",
      "auto: libfabric only for PEs on other nodes; ofi: libfabric for every other PE; "
      "proxy: every other PE through the host proxy's active messages"},
@@ -156,7 +160,7 @@ static const char *choice_var(const char *name, const char *const *choices)
 
 void shoal_env_load(shoal_env *env)
 {
-  static const char *const algos[] = {"auto", "oneshot", "twoshot", "ring", "push", NULL};
+  static const char *const algos[] = {"auto", "oneshot", "twoshot", "ring", "push", "hier", NULL};
   static const char *const transports[] = {"auto", "ofi", "proxy", NULL};
   env->symmetric_size = size_var("SHMEM_SYMMETRIC_SIZE");
   env->debug = parse_bool(env_or_default("SHMEM_DEBUG"));
@@ -167,6 +171,7 @@ void shoal_env_load(shoal_env *env)
   if (env->team_scratch < 4096) env->team_scratch = 4096;
   env->team_scratch = (env->team_scratch + 63) & ~(size_t)63;
   env->allreduce = choice_var("SHOAL_ALLREDUCE", algos);
+  env->coll_hier = parse_bool(env_or_default("SHOAL_COLL_HIER"));
   env->transport = choice_var("SHOAL_TRANSPORT", transports);
   env->symmetric_data = parse_bool(env_or_default("SHOAL_SYMMETRIC_DATA"));
   static const char *const boots[] = {"auto", "pmix", "env", NULL};

@@ -84,6 +84,34 @@ bool shoal_team_handle_ok(const char *call, shmem_team_t team)
   return true;
 }
 
+/* The members' node layout (teams/team.h, hier_*): each node a run of
+ * consecutive team PEs, in team order, as blocked placement and
+ * SHOAL_PES_PER_NODE give; other placements keep the flat algorithms.
+ * Node peers are mapped to each other unless SHOAL_TRANSPORT forces the
+ * transport for all (runtime/init.c): a setting every PE shares, so every
+ * member reaches the same verdict. */
+static void hier_layout(shoal_team *t)
+{
+  const int *node_of = shoal_rt.boot.node_of;
+  int k = 0;
+  for (int i = 0; i < t->size; i++) {
+    int node = node_of[shoal_team_world_pe(t, i)];
+    if (i > 0 && node == node_of[shoal_team_world_pe(t, i - 1)]) continue;
+    for (int j = 0; j < k; j++)
+      if (node_of[shoal_team_world_pe(t, t->hier_first[j])] == node) return;   /* not a run */
+    if (k == SHOAL_HIER_MAX_NODES) return;
+    t->hier_first[k++] = i;
+  }
+  t->hier_first[k] = t->size;
+  t->hier_equal = 1;
+  for (int j = 0; j < k; j++) {
+    if (t->hier_first[j + 1] - t->hier_first[j] != t->hier_first[1] - t->hier_first[0]) t->hier_equal = 0;
+    if (t->my_pe >= t->hier_first[j] && t->my_pe < t->hier_first[j + 1]) t->hier_node = j;
+  }
+  t->hier_nodes = k;
+  t->hier = shoal_hier_layout_ok(t) && shoal_rt.env.coll_hier && !strcmp(shoal_rt.env.transport, "auto");
+}
+
 static void team_setup(shoal_team *t, int start, int stride, int size, int slot)
 {
   memset(t, 0, sizeof *t);
@@ -107,6 +135,7 @@ static void team_setup(shoal_team *t, int start, int stride, int size, int slot)
   t->all_mapped = 1;
   for (int i = 0; i < size; i++)
     if (!shoal_rt.peer_heap[shoal_team_world_pe(t, i)]) t->all_mapped = 0;
+  hier_layout(t);
 }
 
 int shoal_teams_init(void)
@@ -176,6 +205,7 @@ shoal_team *shoal_team_active_set(int start, int log_stride, int size)
   a->team.pushbox = shoal_rt.heap_seg.base + active_pushbox_off;
   pushbox_shape(&a->team, SHOAL_ACTIVE_PUSHBOX_SLOT * SHOAL_ACTIVE_PUSHBOX_DEPTH, SHOAL_ACTIVE_PUSHBOX_DEPTH);
   a->team.pushbox_by_world = 1;
+  a->team.hier = 0;   /* the deprecated sets keep the flat algorithms */
   a->log_stride = log_stride;
   a->next = active_sets;
   active_sets = a;

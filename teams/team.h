@@ -54,6 +54,11 @@ enum {
 #define SHOAL_SYNC_GRID(n_pes) (SHOAL_SYNC_FLAGS + 2 * SHOAL_CHAN_WORDS * (size_t)(n_pes))
 #define SHOAL_SYNC_WORDS(n_pes) (SHOAL_SYNC_GRID(n_pes) + SHOAL_GRID_WORDS)
 
+/* Nodes a team may span and still run the hierarchical collectives: the
+ * leaders' exchange is all-to-all, so far larger counts want another
+ * algorithm across nodes anyway. */
+#define SHOAL_HIER_MAX_NODES 64
+
 struct shoal_team {
   int start, stride, size;   /* members are world PEs start + i * stride */
   int my_pe;                 /* my index in the team, -1 if not a member */
@@ -73,6 +78,18 @@ struct shoal_team {
   unsigned state;            /* SHOAL_TEAM_LIVE, or SHOAL_TEAM_DESTROYED (the record is kept) */
   int gpu_proxied;           /* kernels' copy: some member is reached only through the host
                                 proxy (another node), so GPU collectives run collectives/ */
+  /* The members' node layout, for the hierarchical collectives
+   * (collectives/hier.h).  Set when the team is made, the same on every
+   * member, and kept inside the record so the kernels' copy carries it. */
+  int hier;                  /* 1: spans >= 2 nodes, some node holds >= 2 members, each node's
+                                members map each other, and SHOAL_COLL_HIER is not 0 */
+  int hier_nodes;            /* nodes the members are on (0: more than SHOAL_HIER_MAX_NODES, or
+                                a node's members are not consecutive team PEs) */
+  int hier_equal;            /* every node holds the same number of members */
+  int hier_node;             /* my node's index, 0 .. hier_nodes - 1 */
+  int hier_first[SHOAL_HIER_MAX_NODES + 1];   /* node j: team PEs [first[j], first[j + 1]),
+                                                 its leader first[j] */
+  unsigned coll_logged;      /* host: the all-reduce algorithms SHMEM_DEBUG has named for this team */
 };
 enum { SHOAL_TEAM_LIVE = 0x7ea1u, SHOAL_TEAM_DESTROYED = 0xdeadu };
 typedef struct shoal_team shoal_team;
@@ -100,6 +117,16 @@ SHOAL_FN int shoal_team_index_of(const shoal_team *t, int world_pe)
   if (d < 0 || d % t->stride) return -1;
   d /= t->stride;
   return d < t->size ? d : -1;
+}
+
+/* The node layout allows the hierarchical collectives: >= 2 nodes, and
+ * some node holds >= 2 members (else they would only add hops). */
+SHOAL_FN int shoal_hier_layout_ok(const shoal_team *t)
+{
+  if (t->hier_nodes < 2) return 0;
+  for (int j = 0; j < t->hier_nodes; j++)
+    if (t->hier_first[j + 1] - t->hier_first[j] >= 2) return 1;
+  return 0;
 }
 
 #endif

@@ -1,14 +1,16 @@
 /* Collective latency for any OpenSHMEM 1.4+ library: barrier, broadcast,
  * fcollect, alltoall and sum reduction by size, on all PEs.
  *
- *   oshrun -np 4 ./bench_coll [-o results.csv] [-l label] [-m max_bytes]
+ *   oshrun -np 4 ./bench_coll [-o results.csv] [-l label] [-m max_bytes] [-t test] [-s step]
  *
  * The compared rows use only 1.4 calls (shmem_barrier_all, broadcast64,
  * fcollect64, alltoall64, long_sum_to_all), so the same source builds
  * against Shoal and against Open MPI's OSHMEM.  Built against Shoal it also
  * times the 1.5 team calls.  Each number is the slowest PE's best of TRIALS
  * loops of the average time per call, every loop starting after a barrier
- * (a root that returns early does not make a collective look fast). */
+ * (a root that returns early does not make a collective look fast).
+ * -t runs only the test of that name (e.g. long_sum_reduce); -s 2 doubles
+ * the size from 4 KB on (default: times 4). */
 #include <shmem.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -79,12 +81,15 @@ static long iters_for(int test, size_t bytes)
 
 int main(int argc, char **argv)
 {
-  const char *out = NULL, *label = "shoal";
+  const char *out = NULL, *label = "shoal", *only = NULL;
+  unsigned step = 4;   /* size factor from 4 KB on */
   size_t max = MAX_BYTES_DEFAULT;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "-o")) out = argv[i + 1];
     else if (!strcmp(argv[i], "-l")) label = argv[i + 1];
     else if (!strcmp(argv[i], "-m")) max = strtoul(argv[i + 1], NULL, 0);
+    else if (!strcmp(argv[i], "-t")) only = argv[i + 1];
+    else if (!strcmp(argv[i], "-s")) step = (unsigned)strtoul(argv[i + 1], NULL, 0);
   }
   shmem_init();
   int me = shmem_my_pe();
@@ -119,7 +124,8 @@ int main(int argc, char **argv)
   int last = T_SUM + 1;
 #endif
   for (int test = 0; test < last; test++) {
-    for (size_t bytes = 8; bytes <= max; bytes *= (bytes < 4096 ? 8 : 4)) {
+    if (only && strcmp(only, names[test])) continue;
+    for (size_t bytes = 8; bytes <= max; bytes *= (bytes < 4096 ? 8 : step < 2 ? 2 : step)) {
       if (test == T_BARRIER && bytes > 8) break;
       long iters = iters_for(test, bytes);
       run(test, bytes, iters / 10 + 1);   /* warm up */

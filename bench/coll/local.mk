@@ -3,7 +3,7 @@
 noinst_PROGRAMS += bench/coll/bench_coll
 bench_coll_bench_coll_SOURCES = bench/coll/bench_coll.c
 bench_coll_bench_coll_LDADD = libshoal.la
-EXTRA_DIST += bench/coll/run.sh
+EXTRA_DIST += bench/coll/run.sh bench/coll/hier.sh
 
 .PHONY: bench-coll
 bench: bench-coll

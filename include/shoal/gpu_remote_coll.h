@@ -14,15 +14,20 @@
  * all mapped keep their load/store paths.
  *
  * Which algorithm (the same on every member, by sizes alone):
- *  - all-reduce: the push one-shot (collectives/reduce_push.h), slot-sized
- *    chunks through the pushbox, so source and dest may be any global
- *    memory and in place works (shoal_allreduce_pick: two-shot where a team
- *    has no pushbox, which then needs both symmetric);
+ *  - all-reduce: on a team whose node layout allows it (some node holds
+ *    several members: teams/team.h hier), the hierarchical one
+ *    (collectives/hier.h: load/store inside the node, only the leaders
+ *    through the proxy), as the CPU's auto picks it; else the push one-shot
+ *    (collectives/reduce_push.h).  Both go in slot-sized chunks through the
+ *    pushbox, so source and dest may be any global memory and in place
+ *    works (shoal_allreduce_pick: two-shot where a team has no pushbox,
+ *    which then needs both symmetric);
  *  - broadcast: the push broadcast, one pushbox slot per round (the pull
  *    broadcast where a team has no pushbox: the root's source symmetric);
- *  - reduce-scatter and the prefix sums (source symmetric), fcollect and
- *    alltoall (dest symmetric): collectives/reduce_scatter.h, scan.h,
- *    fcollect.h, alltoall.h.
+ *  - fcollect (dest symmetric): the hierarchical one (collectives/hier.h)
+ *    where the node layout allows it, else collectives/fcollect.h;
+ *  - reduce-scatter and the prefix sums (source symmetric), alltoall (dest
+ *    symmetric): collectives/reduce_scatter.h, scan.h, alltoall.h.
  * Buffers are global device memory (the proxy copies from and to them with
  * the GPU runtime), not __shared__ or local memory. */
 #ifndef SHOAL_GPU_REMOTE_COLL_H
@@ -98,8 +103,10 @@ static __device__ __noinline__ void shoal_gpu_rcoll_run(const char *call, int wh
   switch (which) {
   case SHOAL_GPU_RC_ALLREDUCE: {
     size_t es = shoal_reduce_size(type);
-    int algo = shoal_allreduce_pick(t, SHOAL_ALLREDUCE_PUSH, n, es, dest == src);
-    if (algo != SHOAL_ALLREDUCE_PUSH) {   /* no pushbox: peers read my source and write my dest */
+    /* auto's hierarchical choice where it applies: it takes any memory, as push does */
+    int algo = shoal_allreduce_pick(t, shoal_allreduce_hier_wins(t, n, es) ? SHOAL_ALLREDUCE_HIER : SHOAL_ALLREDUCE_PUSH,
+                                    n, es, dest == src);
+    if (algo != SHOAL_ALLREDUCE_PUSH && algo != SHOAL_ALLREDUCE_HIER) {   /* no pushbox: peers read my source and write my dest */
       shoal_gpu_rcoll_need_sym(call, "source", src, n * es);
       shoal_gpu_rcoll_need_sym(call, "dest", dest, n * es);
     }
@@ -123,7 +130,8 @@ static __device__ __noinline__ void shoal_gpu_rcoll_run(const char *call, int wh
   case SHOAL_GPU_RC_BROADCAST: shoal_gpu_rcoll_broadcast(call, t, dest, src, n, root); break;
   case SHOAL_GPU_RC_FCOLLECT:
     shoal_gpu_rcoll_need_sym(call, "dest", dest, n * (size_t)t->size);
-    shoal_coll_fcollect(t, dest, src, n);
+    if (t->hier) shoal_coll_fcollect_hier(t, dest, src, n);   /* as shoal_coll_fcollect_pick: nodes first */
+    else shoal_coll_fcollect(t, dest, src, n);
     break;
   default:
     shoal_gpu_rcoll_need_sym(call, "dest", dest, n * (size_t)t->size);

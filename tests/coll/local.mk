@@ -43,3 +43,11 @@ tests_coll_test_lanes_CFLAGS = $(AM_CFLAGS) -pthread
 tests_coll_test_lanes_LDADD = $(TEST_LDADD) -lpthread
 TESTS += tests/coll/lanes.sh
 EXTRA_DIST += tests/coll/lanes.sh
+# The hierarchical all-reduce on teams spanning "nodes" of 2 + 2 and 3 + 1
+# PEs (SHOAL_PES_PER_NODE, set by hier.sh), and with SHOAL_COLL_HIER=0.
+check_PROGRAMS += tests/coll/test_hier
+tests_coll_test_hier_SOURCES = tests/coll/test_hier.c
+tests_coll_test_hier_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_coll_test_hier_LDADD = $(TEST_LDADD)
+TESTS += tests/coll/hier.sh
+EXTRA_DIST += tests/coll/hier.sh
