@@ -26,7 +26,10 @@ __global__ void __launch_bounds__(1024) k_sum(shmem_team_t team, float *dst, con
 {
   shmemx_float_sum_reduce_block(team, dst, src, n);
 }
-__global__ void k_misc(shmem_team_t team, long *lmax_d, const long *lmax_s, unsigned *x_d, const unsigned *x_s,
+/* Launched with 512 threads: the inlined block collectives of several
+ * types can want more than the 128 registers per thread that leaves, so
+ * the kernel says its block size (see shoal_gpu(3), "Registers"). */
+__global__ void __launch_bounds__(512) k_misc(shmem_team_t team, long *lmax_d, const long *lmax_s, unsigned *x_d, const unsigned *x_s,
                        int *rs_d, const int *rs_s, size_t n)
 {
   shmemx_long_max_reduce_block(team, lmax_d, lmax_s, n);
