@@ -131,8 +131,9 @@ world = shoal._S.world.handle
 stage = shoal._stage(4, gpu)
 a_out, a_in = one_out.data_ptr(), one_in.data_ptr()
 if gpu:
+    st = shoal._stream()   # a C caller holds its stream: no query per call
+
     def c_call():
-        st = torch.cuda.current_stream().cuda_stream
         _shoal.gpu_memcpy(stage, a_in, 4, st)
         _shoal.gpu_reduce(world, 8, 0, a_out, stage, 1, 0, st)
 else:

@@ -361,7 +361,7 @@ def _stage(nbytes, cuda):
     return _shoal.stage(nbytes)
 
 
-def _copy_in(call, arg, info, cuda):
+def _copy_in(call, arg, info, cuda, stream=None):
     """Copy an input into staging; count it when it was off the heap."""
     addr, nbytes = info[0], info[1]
     st = _stage(nbytes, cuda)
@@ -373,14 +373,24 @@ def _copy_in(call, arg, info, cuda):
                              f"is not on the symmetric heap: copied in ({nbytes} bytes; "
                              f"{_S.copies_in} copies so far)\n")
     if cuda:
-        _shoal.gpu_memcpy(st, addr, nbytes, _stream())
+        _shoal.gpu_memcpy(st, addr, nbytes, stream or _stream())
     else:
         _shoal.memcpy(st, addr, nbytes)
     return st
 
 
+_raw_stream = None
+
+
 def _stream():
-    return _torch_mod().cuda.current_stream().cuda_stream
+    """The current stream of this PE's GPU, as a raw handle (as Triton gets it:
+    torch.cuda.current_stream() builds a Python object on every call)."""
+    global _raw_stream
+    if _raw_stream is None:
+        t, dev = _torch_mod(), _shoal.gpu_device()
+        raw = getattr(t._C, "_cuda_getCurrentRawStream", None)
+        _raw_stream = (lambda: raw(dev)) if raw else (lambda: t.cuda.current_stream(dev).cuda_stream)
+    return _raw_stream()
 
 
 # ---- groups -----------------------------------------------------------------------
@@ -505,9 +515,10 @@ def all_reduce(out, inp=None, op=ReduceOp.SUM, group=None):
     g = _team(group, "all_reduce")
     o, i = _pair("all_reduce", out, inp)
     code, opc = _code("all_reduce", o[2]), _op_code(op)
-    src = _copy_in("all_reduce", "inp", i, o[4])
+    st = _stream() if o[4] else None
+    src = _copy_in("all_reduce", "inp", i, o[4], st)
     if o[4]:
-        _shoal.gpu_reduce(g.handle, code, opc, o[0], src, o[3], 0, _stream())
+        _shoal.gpu_reduce(g.handle, code, opc, o[0], src, o[3], 0, st)
     else:
         _shoal.reduce(g.handle, code, opc, o[0], src, o[3], 0)
     return out
@@ -519,9 +530,10 @@ def reduce_scatter_tensor(out, inp, op=ReduceOp.SUM, group=None):
     g = _team(group, "reduce_scatter_tensor")
     o, i = _pair("reduce_scatter_tensor", out, inp, g.size(), 1)
     code, opc = _code("reduce_scatter_tensor", o[2]), _op_code(op)
-    src = _copy_in("reduce_scatter_tensor", "inp", i, o[4])
+    st = _stream() if o[4] else None
+    src = _copy_in("reduce_scatter_tensor", "inp", i, o[4], st)
     if o[4]:
-        _shoal.gpu_reduce(g.handle, code, opc, o[0], src, o[3], 1, _stream())
+        _shoal.gpu_reduce(g.handle, code, opc, o[0], src, o[3], 1, st)
     else:
         _shoal.reduce(g.handle, code, opc, o[0], src, o[3], 1)
     return out
