@@ -21,7 +21,8 @@ if "$py" -c "import torch.distributed.run" 2>/dev/null; then
       echo "== $prog with $np PEs under torchrun"
       env -u PMIX_NAMESPACE OMP_NUM_THREADS=1 timeout 300 "$py" -m torch.distributed.run --standalone \
         --nproc_per_node $np --redirects 1 --tee 1 --no_python "$prog" > env_torchrun.out 2>&1 ||
-        { tail -20 env_torchrun.out; echo "FAIL: $prog with $np PEs under torchrun"; status=1; }
+        { grep -v "^ *$" env_torchrun.out | grep -i "shoal\|error\|fail" | grep -v "warning" | head -12
+          tail -8 env_torchrun.out; echo "FAIL: $prog with $np PEs under torchrun"; status=1; }
       grep -h "Checks" env_torchrun.out | head -1
     done
   done
