@@ -357,6 +357,7 @@ def _stage(nbytes, cuda):
             size = max(nbytes, 1 << 16)
             _S.gpu_stage_addr = _shoal.gpu_malloc(size)
             _S.gpu_stage_bytes = size
+            _shoal.set_gpu_fast(_stream_query(), _S.gpu_stage_addr, size)   # for fast_all_reduce
         return _S.gpu_stage_addr
     return _shoal.stage(nbytes)
 
@@ -380,6 +381,13 @@ def _copy_in(call, arg, info, cuda, stream=None):
 
 
 _raw_stream = None
+
+
+def _stream_query():
+    """What C calls for the current stream: (fn, device) or a function."""
+    t, dev = _torch_mod(), _shoal.gpu_device()
+    raw = getattr(t._C, "_cuda_getCurrentRawStream", None)
+    return (raw, dev) if raw else _stream
 
 
 def _stream():

@@ -526,6 +526,7 @@ typedef struct {
   void *addr;
   size_t nbytes, numel;
   int dtype;
+  bool cuda;   /* a torch CUDA tensor */
 } tinfo;
 static PyObject *torch_dtypes;   /* {torch.dtype: code}, set by __init__.py */
 static PyObject *s_data_ptr, *s_numel, *s_element_size, *s_is_contiguous, *s_is_cuda, *s_dtype;
@@ -563,6 +564,7 @@ static int fast_info(PyObject *o, tinfo *ti)
     ti->nbytes = (size_t)b.len;
     ti->numel = b.itemsize ? (size_t)(b.len / b.itemsize) : 0;
     ti->dtype = code;
+    ti->cuda = false;
     PyBuffer_Release(&b);
     return code >= 0;
   }
@@ -576,26 +578,29 @@ static int fast_info(PyObject *o, tinfo *ti)
   if (!cuda) { PyErr_Clear(); return 0; }
   int on_gpu = PyObject_IsTrue(cuda);
   Py_DECREF(cuda);
-  if (on_gpu) return 0;
+  if (on_gpu < 0) { PyErr_Clear(); return 0; }
+  ti->cuda = on_gpu != 0;
   PyObject *contig = PyObject_CallMethodObjArgs(o, s_is_contiguous, NULL);
   if (!contig) return -1;
   int c = PyObject_IsTrue(contig);
   Py_DECREF(contig);
   if (c != 1) return 0;
+  /* bytes per element of each dtype code (shoal/__init__.py's _DTYPES) */
+  static const unsigned char code_size[14] = {1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 2, 2, 8, 16};
+  long dc = PyLong_AsLong(code);
+  if (dc < 0 || dc >= 14) { PyErr_Clear(); return 0; }
   PyObject *p = PyObject_CallMethodObjArgs(o, s_data_ptr, NULL);
   PyObject *n = p ? PyObject_CallMethodObjArgs(o, s_numel, NULL) : NULL;
-  PyObject *es = n ? PyObject_CallMethodObjArgs(o, s_element_size, NULL) : NULL;
-  int ok = es != NULL;
+  int ok = n != NULL;
   if (ok) {
     ti->addr = PyLong_AsVoidPtr(p);
     ti->numel = PyLong_AsSize_t(n);
-    ti->nbytes = ti->numel * PyLong_AsSize_t(es);
-    ti->dtype = (int)PyLong_AsLong(code);
+    ti->nbytes = ti->numel * code_size[dc];
+    ti->dtype = (int)dc;
     ok = !PyErr_Occurred();
   }
   Py_XDECREF(p);
   Py_XDECREF(n);
-  Py_XDECREF(es);
   return ok ? 1 : -1;
 }
 
@@ -605,6 +610,10 @@ static bool on_my_heap(const tinfo *t)
   return shmem_addr_accessible(t->addr, me) &&
          (t->nbytes == 0 || shmem_addr_accessible((char *)t->addr + t->nbytes - 1, me));
 }
+
+#ifdef SHOAL_PY_GPU
+static PyObject *fast_gpu_all_reduce(PyObject *out, shmem_team_t t, const tinfo *o, const tinfo *i, int op);
+#endif
 
 /* all_reduce(out, inp, op, team) for the common case: host arrays of one
  * dtype and size, both on the heap.  Returns NotImplemented for anything
@@ -623,9 +632,16 @@ static PyObject *py_fast_all_reduce(PyObject *self, PyObject *const *args, Py_ss
   if (op == -1 && PyErr_Occurred()) { PyErr_Clear(); Py_RETURN_NOTIMPLEMENTED; }
   shmem_team_t t = args[3] == Py_None ? SHMEM_TEAM_WORLD : arg_team(args[3]);
   if (PyErr_Occurred()) { PyErr_Clear(); Py_RETURN_NOTIMPLEMENTED; }
-  if (op < 0 || op >= N_OPS || o.dtype != i.dtype || o.numel != i.numel || !t ||
-      !reduce_table[o.dtype][op] || !on_my_heap(&o) || !on_my_heap(&i))
+  if (op < 0 || op >= N_OPS || o.dtype != i.dtype || o.numel != i.numel || !t || o.cuda != i.cuda)
     Py_RETURN_NOTIMPLEMENTED;
+  if (o.cuda) {   /* enqueued on the current stream: gpu_methods.h */
+#ifdef SHOAL_PY_GPU
+    return fast_gpu_all_reduce(args[0], t, &o, &i, (int)op);
+#else
+    Py_RETURN_NOTIMPLEMENTED;
+#endif
+  }
+  if (!reduce_table[o.dtype][op] || !on_my_heap(&o) || !on_my_heap(&i)) Py_RETURN_NOTIMPLEMENTED;
   void *st = stage(i.nbytes);
   if (!st) return NULL;
   memcpy(st, i.addr, i.nbytes);

@@ -65,7 +65,51 @@ static PyObject *py_gpu_device(PyObject *self, PyObject *const *args, Py_ssize_t
   return PyLong_FromLong(shoal_py_gpu_device());
 }
 
+/* The fast all_reduce of CUDA tensors on the heap (fast_all_reduce): the
+ * package registers how to get the current stream (shoal._stream) and its
+ * GPU staging buffer whenever that grows. */
+static PyObject *gpu_stream_fn;
+static void *gpu_stage_addr;
+static size_t gpu_stage_bytes;
+
+/* set_gpu_fast(stream_fn, stage_addr, stage_bytes): stream_fn() or, a
+ * tuple (fn, arg), fn(arg) gives the current stream as an int */
+static PyObject *py_set_gpu_fast(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+  (void)self;
+  NARGS("set_gpu_fast", 3);
+  void *a;
+  size_t n;
+  if (arg_ptr(args[1], &a) || arg_size(args[2], &n)) return NULL;
+  Py_XDECREF(gpu_stream_fn);
+  Py_INCREF(args[0]);
+  gpu_stream_fn = args[0];
+  gpu_stage_addr = a;
+  gpu_stage_bytes = n;
+  Py_RETURN_NONE;
+}
+
+static PyObject *fast_gpu_all_reduce(PyObject *out, shmem_team_t t, const tinfo *o, const tinfo *i, int op)
+{
+  if (!gpu_stream_fn || i->nbytes > gpu_stage_bytes || !on_my_heap(o) || !on_my_heap(i))
+    Py_RETURN_NOTIMPLEMENTED;   /* the package checks, explains, grows the staging */
+  PyObject *s = PyTuple_Check(gpu_stream_fn)
+                  ? PyObject_CallFunctionObjArgs(PyTuple_GetItem(gpu_stream_fn, 0), PyTuple_GetItem(gpu_stream_fn, 1), NULL)
+                  : PyObject_CallNoArgs(gpu_stream_fn);
+  if (!s) return NULL;
+  void *st = PyLong_AsVoidPtr(s);
+  Py_DECREF(s);
+  if (PyErr_Occurred()) return NULL;
+  /* as the package's path: the input through staging, which peers read */
+  if (i->nbytes && shoal_py_gpu_memcpy(gpu_stage_addr, i->addr, i->nbytes, st) != 0) return gpu_fail("all_reduce");
+  if (shoal_py_gpu_reduce(t, o->dtype, op, o->addr, gpu_stage_addr, o->numel, 0, st) != 0)
+    Py_RETURN_NOTIMPLEMENTED;   /* no kernel for this dtype and op: the package says so */
+  Py_INCREF(out);
+  return out;
+}
+
 #define GPU_METHODS \
+  M("set_gpu_fast", py_set_gpu_fast, "(stream_fn, stage_addr, stage_bytes) for fast_all_reduce"), \
   M("gpu_reduce", py_gpu_reduce, "(team, dtype, op, dest, src, count, scatter, stream)"), \
   M("gpu_move", py_gpu_move, "(which, team, dest, src, nbytes, root, stream)"), \
   M("gpu_memcpy", py_gpu_memcpy, "(dest, src, nbytes, stream): cudaMemcpyAsync"), \
