@@ -380,25 +380,25 @@ def _copy_in(call, arg, info, cuda, stream=None):
     return st
 
 
-_raw_stream = None
+_stream_fn = None
 
 
 def _stream_query():
-    """What C calls for the current stream: (fn, device) or a function."""
-    t, dev = _torch_mod(), _shoal.gpu_device()
-    raw = getattr(t._C, "_cuda_getCurrentRawStream", None)
-    return (raw, dev) if raw else _stream
+    """(fn, device): fn(device) is the current stream of this PE's GPU as a raw
+    handle (torch._C._cuda_getCurrentRawStream, as Triton gets it:
+    torch.cuda.current_stream() builds a Python object on every call).  The
+    C fast path calls the same pair."""
+    global _stream_fn
+    if _stream_fn is None:
+        t, dev = _torch_mod(), _shoal.gpu_device()
+        raw = getattr(t._C, "_cuda_getCurrentRawStream", None)
+        _stream_fn = (raw or (lambda d: t.cuda.current_stream(d).cuda_stream), dev)
+    return _stream_fn
 
 
 def _stream():
-    """The current stream of this PE's GPU, as a raw handle (as Triton gets it:
-    torch.cuda.current_stream() builds a Python object on every call)."""
-    global _raw_stream
-    if _raw_stream is None:
-        t, dev = _torch_mod(), _shoal.gpu_device()
-        raw = getattr(t._C, "_cuda_getCurrentRawStream", None)
-        _raw_stream = (lambda: raw(dev)) if raw else (lambda: t.cuda.current_stream(dev).cuda_stream)
-    return _raw_stream()
+    fn, dev = _stream_query()
+    return fn(dev)
 
 
 # ---- groups -----------------------------------------------------------------------

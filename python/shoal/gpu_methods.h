@@ -72,14 +72,18 @@ static PyObject *gpu_stream_fn;
 static void *gpu_stage_addr;
 static size_t gpu_stage_bytes;
 
-/* set_gpu_fast(stream_fn, stage_addr, stage_bytes): stream_fn() or, a
- * tuple (fn, arg), fn(arg) gives the current stream as an int */
+/* set_gpu_fast((fn, device), stage_addr, stage_bytes): fn(device) gives
+ * the current stream as an int (shoal._stream_query) */
 static PyObject *py_set_gpu_fast(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
   (void)self;
   NARGS("set_gpu_fast", 3);
   void *a;
   size_t n;
+  if (!PyTuple_Check(args[0]) || PyTuple_Size(args[0]) != 2) {
+    PyErr_SetString(PyExc_TypeError, "set_gpu_fast: the stream query is a (fn, device) pair");
+    return NULL;
+  }
   if (arg_ptr(args[1], &a) || arg_size(args[2], &n)) return NULL;
   Py_XDECREF(gpu_stream_fn);
   Py_INCREF(args[0]);
@@ -93,9 +97,7 @@ static PyObject *fast_gpu_all_reduce(PyObject *out, shmem_team_t t, const tinfo 
 {
   if (!gpu_stream_fn || i->nbytes > gpu_stage_bytes || !on_my_heap(o) || !on_my_heap(i))
     Py_RETURN_NOTIMPLEMENTED;   /* the package checks, explains, grows the staging */
-  PyObject *s = PyTuple_Check(gpu_stream_fn)
-                  ? PyObject_CallFunctionObjArgs(PyTuple_GetItem(gpu_stream_fn, 0), PyTuple_GetItem(gpu_stream_fn, 1), NULL)
-                  : PyObject_CallNoArgs(gpu_stream_fn);
+  PyObject *s = PyObject_CallFunctionObjArgs(PyTuple_GetItem(gpu_stream_fn, 0), PyTuple_GetItem(gpu_stream_fn, 1), NULL);
   if (!s) return NULL;
   void *st = PyLong_AsVoidPtr(s);
   Py_DECREF(s);
