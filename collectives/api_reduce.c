@@ -67,7 +67,8 @@ static inline int reduce_pick(shoal_team *team, size_t count, size_t es, bool sc
 static inline void reduce_run(const char *call, shoal_team *team, int algo, bool scatter, void *dest, const void *source,
                        size_t count, int type, int op)
 {
-  if (algo == SHOAL_REDUCE_PULL || algo == SHOAL_REDUCE_STAGED || algo == SHOAL_REDUCE_TWOSHOT) {
+  if (algo == SHOAL_REDUCE_PULL || algo == SHOAL_REDUCE_STAGED || algo == SHOAL_REDUCE_TWOSHOT ||
+      algo == SHOAL_REDUCE_RING) {
     shoal_scope s = shoal_scope_make(0, 1, 0, 1, 0);
     shoal_reducer r = shoal_reducer_make(type, op);
     char *ps[SHOAL_SCOPE_MAX_PEERS], *pd[SHOAL_SCOPE_MAX_PEERS];
@@ -92,7 +93,8 @@ int shoal_reduce_call(const char *call, shoal_team *team, void *dest, const void
   int algo = reduce_pick(team, count, es, false, dest == source);
   if (shoal_rt.env.debug && algo < 32 && !(team->coll_logged & (1u << algo))) {   /* once per team and algorithm */
     static const char *const names[] = {"auto", "oneshot", "twoshot", "ring", "push", "hier", "pull", "staged",
-                                        "twoshot-scope", "ll", "channels", "launch-block", "launch-grid", "refuse"};
+                                        "twoshot-scope", "ll", "channels", "launch-block", "launch-grid", "refuse",
+                                        "ring-scope"};
     team->coll_logged |= 1u << algo;
     shoal_debug("%s: all-reduce on the team of world PEs %d + %d i (%d PEs, %d nodes%s) takes %s", call,
                 team->start, team->stride, team->size, team->hier_nodes ? team->hier_nodes : -1,
@@ -127,14 +129,15 @@ static int reduce_scatter_call(const char *call, shoal_team *team, void *dest, c
 /* For tests/coll/test_lanes (not a public API): the reductions of
  * collectives/ at a scope of nlanes lanes, this thread lane `lane`, the way
  * a GPU grid runs them with a block per lane.  which: 0 the one-shot pull,
- * 1 the staged pull, 2 two-shot (all-reduce; in place: 1 or 2), 3
- * reduce-scatter.  type, op: names as in shmem_TYPE_OP_reduce ("long",
+ * 1 the staged pull, 2 two-shot (all-reduce; in place: 1, 2 or 4), 3
+ * reduce-scatter, 4 the ring (reduce_ring.h).  type, op: names as in shmem_TYPE_OP_reduce ("long",
  * "sum").  Every PE must run the same nlanes; the threads of a PE call it
  * concurrently. */
 SHOAL_API int shoalx_coll_reduce_lane(int which, shmem_team_t team, void *dest, const void *source, size_t count,
                                       const char *type, const char *op, int lane, int nlanes)
 {
-  static const int algos[3] = {SHOAL_REDUCE_PULL, SHOAL_REDUCE_STAGED, SHOAL_REDUCE_TWOSHOT};
+  static const int algos[5] = {SHOAL_REDUCE_PULL, SHOAL_REDUCE_STAGED, SHOAL_REDUCE_TWOSHOT, SHOAL_REDUCE_PULL,
+                               SHOAL_REDUCE_RING};
   static const char *const types[] = {
 #define SHOAL_RT_NAME(T, N) #N,
     SHOAL_REDUCE_ARITH_TYPES(SHOAL_RT_NAME) SHOAL_HALF_TYPES(SHOAL_RT_NAME)
@@ -153,7 +156,7 @@ SHOAL_API int shoalx_coll_reduce_lane(int which, shmem_team_t team, void *dest, 
     if (op && !strcmp(op, ops[i])) oi = i;
   if (!shoal_team_handle_ok(call, team)) return -1;
   if (team->my_pe < 0) shoal_error(call, "this PE (%d) is not a member of argument 'team'", shoal_dstate.my_pe);
-  if (which < 0 || which > 3) shoal_error(call, "argument 'which' = %d must be 0, 1, 2 or 3", which);
+  if (which < 0 || which > 4) shoal_error(call, "argument 'which' = %d must be 0, 1, 2, 3 or 4", which);
   if (ti < 0 || oi < 0) shoal_error(call, "argument 'type' (%s) or 'op' (%s) is unknown", type ? type : "NULL",
                                     op ? op : "NULL");
   if (nlanes < 1 || nlanes > SHOAL_GRID_MAX_BLOCKS)
@@ -165,11 +168,14 @@ SHOAL_API int shoalx_coll_reduce_lane(int which, shmem_team_t team, void *dest, 
   if (which == 0 && dest == source) shoal_error(call, "the pull is not in place (1 and 2 are)");
   if (which == 1 && shoal_coll_scratch_size(team) < shoal_reduce_size(ti))
     shoal_error(call, "the team has no scratch to stage through");
+  if (which == 4 && dest == source && team->size > 1 &&
+      !shoal_ring_share_elems(shoal_ring_slot_bytes(shoal_coll_scratch_size(team), team->size),
+                              shoal_reduce_size(ti)))
+    shoal_error(call, "the team's scratch is too small for the ring in place");
   shoal_scope s = shoal_scope_make(0, 1, (unsigned)lane, (unsigned)nlanes, 1);
   shoal_reducer r = shoal_reducer_make(ti, oi);
   char *ps[SHOAL_SCOPE_MAX_PEERS], *pd[SHOAL_SCOPE_MAX_PEERS];
-  shoal_reduce_run_scope(&s, team, &r, which == 3 ? SHOAL_REDUCE_PULL : algos[which], which == 3, ps, pd, dest,
-                         source, count, call);
+  shoal_reduce_run_scope(&s, team, &r, algos[which], which == 3, ps, pd, dest, source, count, call);
   return 0;
 }
 

@@ -61,6 +61,7 @@ typedef enum shoal_allreduce_algo {
   SHOAL_REDUCE_CHANNELS,  /* reduce-scatter, or a GPU's reduction: the channel algorithms */
   SHOAL_REDUCE_LAUNCH_BLOCK, SHOAL_REDUCE_LAUNCH_GRID,   /* _on_stream: which kernel */
   SHOAL_REDUCE_REFUSE,    /* bad input (a GPU's private source where peers must read it) */
+  SHOAL_REDUCE_RING,      /* the chunked ring at a scope (reduce_ring.h): what RING runs on load/store teams */
 } shoal_allreduce_algo;
 
 /* Where the reduction is called from (the scope it runs at). */
@@ -126,6 +127,16 @@ SHOAL_SELECT_FN bool shoal_reduce_ll_fits(const shoal_reduce_ask *a)
          a->team_size <= SHOAL_SCOPE_MAX_PEERS;
 }
 
+/* The ring at a scope: every member reachable by load/store, dest
+ * symmetric (the left neighbour stores into it); in place, a scratch slot
+ * per round that holds a chunk.  The source is only read locally. */
+SHOAL_SELECT_FN bool shoal_reduce_ring_fits(const shoal_reduce_ask *a)
+{
+  return !a->scatter && a->direct && a->dest_sym &&
+         (!a->in_place || a->team_size < 2 ||
+          shoal_ring_share_elems(shoal_ring_slot_bytes(a->scratch, a->team_size), a->es) > 0);
+}
+
 /* The one selection of every reduction. */
 SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
 {
@@ -142,12 +153,14 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
   }
   if (a->where == SHOAL_AT_CPU) {
     int algo = shoal_allreduce_pick_ask(a);
+    if (algo == SHOAL_ALLREDUCE_RING && shoal_reduce_ring_fits(a)) return SHOAL_REDUCE_RING;
     if (!a->direct) return algo;
     if (algo == SHOAL_ALLREDUCE_ONESHOT) return a->in_place ? SHOAL_REDUCE_STAGED : SHOAL_REDUCE_PULL;
     if (algo == SHOAL_ALLREDUCE_TWOSHOT) return SHOAL_REDUCE_TWOSHOT;
     return algo;   /* push, ring */
   }
-  /* a GPU block or grid */
+  /* a GPU block or grid: the ring only where SHOAL_ALLREDUCE=ring forces it */
+  if (a->forced == SHOAL_ALLREDUCE_RING && shoal_reduce_ring_fits(a)) return SHOAL_REDUCE_RING;
   if (shoal_reduce_ll_fits(a)) return SHOAL_REDUCE_LL;
   if (!a->direct) return SHOAL_REDUCE_CHANNELS;
   if (!a->src_sym) return a->scratch >= a->es ? SHOAL_REDUCE_STAGED : SHOAL_REDUCE_REFUSE;
@@ -200,8 +213,8 @@ SHOAL_FN void shoal_coll_allreduce(shoal_team *t, int algo, int type, int op, vo
   }
 }
 
-/* A reduction at a scope on a load/store team (algo: PULL, STAGED or
- * TWOSHOT; reduce-scatter: PULL), with the reducer r: the CPU's blocking
+/* A reduction at a scope on a load/store team (algo: PULL, STAGED,
+ * TWOSHOT or RING; reduce-scatter: PULL), with the reducer r: the CPU's blocking
  * calls (one lane) and tests/coll/test_lanes (k lanes); the GPU's are
  * <shoal/gpu_x.h>'s with its typed reducer.  ps, pd: the lane's peer
  * tables. */
@@ -212,6 +225,10 @@ SHOAL_FN void shoal_reduce_run_scope(const shoal_scope *s, shoal_team *t, const 
 {
   if (algo == SHOAL_REDUCE_TWOSHOT && !scatter) {
     shoal_reduce_twoshot_scope(s, t, r, ps, pd, dest, src, n, call);
+    return;
+  }
+  if (algo == SHOAL_REDUCE_RING && !scatter) {
+    shoal_reduce_ring_scope(s, t, r, ps, pd, dest, src, n, call);
     return;
   }
   size_t off = scatter ? shoal_reduce_scatter_off(t, n, shoal_reducer_size(r)) : 0;

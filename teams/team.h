@@ -49,7 +49,9 @@ enum {
   SHOAL_GRID_GEN = 1,       /* local: grid barriers completed */
   SHOAL_GRID_TAG = 2,       /* block 0's (arrivals << 32 | grid size), read by peers */
   SHOAL_GRID_BLOCK0 = 8,    /* [8 + 2 b]: arrivals of peers' block b; [9 + 2 b]: mine */
-  SHOAL_GRID_WORDS = SHOAL_GRID_BLOCK0 + 2 * SHOAL_GRID_MAX_BLOCKS,
+  /* [RING0 + b]: ring rounds of the left neighbour's block b (collectives/reduce_ring.h) */
+  SHOAL_GRID_RING0 = SHOAL_GRID_BLOCK0 + 2 * SHOAL_GRID_MAX_BLOCKS,
+  SHOAL_GRID_WORDS = SHOAL_GRID_RING0 + SHOAL_GRID_MAX_BLOCKS,
 };
 #define SHOAL_SYNC_GRID(n_pes) (SHOAL_SYNC_FLAGS + 2 * SHOAL_CHAN_WORDS * (size_t)(n_pes))
 #define SHOAL_SYNC_WORDS(n_pes) (SHOAL_SYNC_GRID(n_pes) + SHOAL_GRID_WORDS)

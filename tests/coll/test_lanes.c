@@ -11,8 +11,9 @@
  * The reductions of collectives/ (reduce_oneshot.h, reduce_twoshot.h,
  * reduce_scatter.h) the same way: the one-shot pull, the staged pull (in
  * place and not; lanes.sh makes the scratch small, so it takes many
- * chunks), two-shot (in place and not) and reduce-scatter, several types
- * and operators, odd and misaligned sizes, 120 repetitions of the small
+ * chunks), two-shot (in place and not), reduce-scatter and the ring
+ * (reduce_ring.h, in place and not; in place in many segments of the small
+ * scratch), several types and operators, odd and misaligned sizes, 120 repetitions of the small
  * ones back to back. */
 #include "coll_test.h"
 #include <pthread.h>
@@ -181,7 +182,7 @@ static void run_lanes(shmem_team_t team, const char *tname, int which, int k, si
 }
 
 /* ---- reductions at k lanes ----------------------------------------------- */
-static const char *const rwhich_name[4] = {"pull", "staged", "twoshot", "reduce_scatter"};
+static const char *const rwhich_name[5] = {"pull", "staged", "twoshot", "reduce_scatter", "ring"};
 /* Types and operators: integers wrap, floats hold small integers (exact in
  * any order), min/max any value. */
 enum { RC_LONG_SUM, RC_UINT_XOR, RC_DOUBLE_MAX, RC_FLOAT_SUM, RC_SHORT_MIN, RC_UCHAR_PROD, N_RCASES };
@@ -227,7 +228,10 @@ struct rrun {
 };
 
 static unsigned rsalt(const struct rrun *r, int rep) { return (unsigned)(rep * 11 + r->which * 257 + r->c * 31 + r->k * 7919); }
-static bool r_in_place(const struct rrun *r, int rep) { return (r->which == 1 || r->which == 2) && rep % 2 == 1; }
+static bool r_in_place(const struct rrun *r, int rep)
+{
+  return (r->which == 1 || r->which == 2 || r->which == 4) && rep % 2 == 1;
+}
 /* 0, 1 or 2 elements in: 16-byte misaligned for every type but uchar at 0 */
 static size_t r_offset(const struct rrun *r, int rep) { return (size_t)(rep % 3) * rcases[r->c].es; }
 
@@ -318,7 +322,7 @@ static void run_rlanes(shmem_team_t team, const char *tname, int which, int c, i
 /* Every algorithm at every size with one case, every case at two sizes. */
 static void run_reductions(shmem_team_t team, const char *tname, int k)
 {
-  for (int which = 0; which < 4; which++)
+  for (int which = 0; which < 5; which++)
     for (int c = 0; c < N_RCASES; c++)
       for (size_t si = 0; si < N_RSIZES; si++) {
         size_t count = rsizes[si];
