@@ -31,6 +31,7 @@ typedef struct shoal_gpu_dstate {
    * unreachable). */
   shoal_pq pq;
   unsigned long long wait_timeout_ns;   /* SHOAL_WAIT_TIMEOUT, 0: no limit */
+  int allreduce_ring;       /* SHOAL_ALLREDUCE=ring: kernels' all-reduces take the ring where it applies */
 } shoal_gpu_dstate;
 
 #endif

@@ -214,6 +214,7 @@ int shoal_gpu_init(void)
   for (int i = 0; i < n && i < SHOAL_GPU_NEAR_PEERS; i++) g.img.peer_heap_near[i] = g.peer[i];
   g.img.device = dev;
   g.img.wait_timeout_ns = (unsigned long long)(shoal_rt.env.wait_timeout * 1e9);
+  g.img.allreduce_ring = shoal_rt.env.allreduce && !strcmp(shoal_rt.env.allreduce, "ring");
   g.img.team_dev = g.team_dev;
   team_to_device(SHMEM_TEAM_WORLD);
   team_to_device(SHMEM_TEAM_SHARED);

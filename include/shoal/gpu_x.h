@@ -578,7 +578,7 @@ __device__ inline int shoal_gpu_reduce_pick(const shoal_team *t, int where, bool
   memset(&a, 0, sizeof a);
   shoal_reduce_ask_team(&a, t);
   a.where = where;
-  a.forced = SHOAL_ALLREDUCE_AUTO;
+  a.forced = shoal_dgpu.allreduce_ring ? SHOAL_ALLREDUCE_RING : SHOAL_ALLREDUCE_AUTO;   /* the host's SHOAL_ALLREDUCE */
   a.scatter = scatter;
   a.count = n;
   a.es = es;
@@ -590,8 +590,8 @@ __device__ inline int shoal_gpu_reduce_pick(const shoal_team *t, int where, bool
 }
 
 /* A reduction algorithm of collectives/ at scope s (a block, or a grid of
- * them), with the typed reducer: algo PULL, STAGED or TWOSHOT (scatter:
- * PULL, on block my_pe of src). */
+ * them), with the typed reducer: algo PULL, STAGED, TWOSHOT or RING
+ * (scatter: PULL, on block my_pe of src). */
 template <class T, class OP>
 __device__ inline void shoal_gpu_reduce_scoped(const char *call, const shoal_scope *s, shoal_team *t, int algo,
                                                bool scatter, T *dest, const T *src, size_t n)
@@ -617,7 +617,8 @@ __device__ inline void shoal_gpu_reduce_block_only(const char *call, shoal_team 
 }
 __device__ inline bool shoal_gpu_reduce_scoped_algo(int algo)
 {
-  return algo == SHOAL_REDUCE_PULL || algo == SHOAL_REDUCE_STAGED || algo == SHOAL_REDUCE_TWOSHOT;
+  return algo == SHOAL_REDUCE_PULL || algo == SHOAL_REDUCE_STAGED || algo == SHOAL_REDUCE_TWOSHOT ||
+         algo == SHOAL_REDUCE_RING;
 }
 template <class T, class OP>
 __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T *dest, const T *src, size_t n,

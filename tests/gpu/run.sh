@@ -99,6 +99,11 @@ for np in $nps; do
     echo "== $p with $np PEs"
     if ! launch "$np" $O/$p; then echo "FAIL: $p with $np PEs"; status=1; fi
   done
+  # the chunked ring forced: grid (test_grid), block and _on_stream (test_coll)
+  for p in test_grid test_coll; do
+    echo "== $p with $np PEs, SHOAL_ALLREDUCE=ring"
+    (export SHOAL_ALLREDUCE=ring; launch "$np" $O/$p) || { echo "FAIL: $p with $np PEs, SHOAL_ALLREDUCE=ring"; status=1; }
+  done
   # a grid that breaks the rules stops with a message, not a hang
   if [ "$np" -ge 2 ]; then
     for m in mismatch toomany; do

@@ -5,9 +5,12 @@
  * element checked; world and strided teams (sizes 1 and 2 at 2-4 PEs),
  * in place, a source outside the symmetric heap, odd sizes, misaligned buffers, grids of 1, 3 and the largest
  * safe size, a slow member, and a captured graph replayed 120 times with
- * no host reset.  `test_grid mismatch` and `test_grid toomany` must fail
+ * no host reset.  run.sh runs it again with SHOAL_ALLREDUCE=ring: every
+ * all-reduce with a symmetric dest then runs the ring (reduce_ring.h) at
+ * grid scope.  `test_grid mismatch` and `test_grid toomany` must fail
  * with a message (run.sh checks). */
 #include "gpu_test.h"
+#include <strings.h>
 
 __device__ inline void fall_behind(int us)
 {
@@ -145,7 +148,7 @@ __device__ int grid_pick(const shoal_team *t, size_t n, size_t es, bool in_place
   a.src_sym = a.dest_sym = true;
   return shoal_reduce_select(&a);
 }
-__global__ void k_pick(shmem_team_t team, int *out)
+__global__ void k_pick(shmem_team_t team, int ring, const char *a, char *b, int *out)
 {
   shoal_team *t = shoal_gpu_team_or_fail("k_pick", team);
   out[0] = grid_pick(t, 100003, 4, false, false) == SHOAL_REDUCE_TWOSHOT;
@@ -154,6 +157,12 @@ __global__ void k_pick(shmem_team_t team, int *out)
   int small = grid_pick(t, 8000, 4, false, false);
   out[2] = small == SHOAL_REDUCE_LL || small == SHOAL_REDUCE_PULL;
   out[3] = shoal_grid_pick_move(t, 1u << 20) == SHOAL_GRID_PUSH;
+  /* SHOAL_ALLREDUCE=ring reaches the kernels (run.sh runs this test with
+   * it too): the grid and the block take the ring, in place and not;
+   * without it, they do not */
+  bool g = shoal_gpu_reduce_pick(t, SHOAL_AT_GRID, false, b, a, 100003, 4) == SHOAL_REDUCE_RING;
+  bool k = shoal_gpu_reduce_pick(t, SHOAL_AT_BLOCK, false, b, b, 7, 8) == SHOAL_REDUCE_RING;
+  out[4] = g == (ring != 0) && k == (ring != 0);
 }
 __global__ void k_mismatch(char *dst, const char *src, size_t nb) { shmemx_fcollectmem_grid(SHMEM_TEAM_WORLD, dst, src, nb); }
 __global__ void k_barriers(int iters)
@@ -206,13 +215,18 @@ int main(int argc, char **argv)
   team_info strided = me % 2 == 0 ? team_info{even, 0, 2, (np + 1) / 2, me / 2} : team_info{odd, 1, 2, np / 2, me / 2};
 
   {
-    int *pk, hk[4];
+    int *pk, hk[5];
+    const char *forced = getenv("SHOAL_ALLREDUCE");
+    int ring = forced && !strcasecmp(forced, "ring");
+    if (me == 0 && ring) printf("SHOAL_ALLREDUCE=ring: the all-reduces run the ring (collectives/reduce_ring.h)\n");
     GT_CUDA(cudaMalloc((void **)&pk, sizeof hk));
     for (int tm = 0; tm < 2; tm++) {
-      k_pick<<<1, 1>>>(tm ? strided.team : world.team, pk);
+      k_pick<<<1, 1>>>(tm ? strided.team : world.team, ring, A, B, pk);
       GT_LAUNCHED();
       GT_CUDA(cudaMemcpy(hk, pk, sizeof hk, cudaMemcpyDeviceToHost));
       for (int k = 0; k < 4; k++) GT_CHECK(hk[k], "%s team: algorithm choice %d is not the grid algorithm", tm ? "strided" : "world", k);
+      GT_CHECK(hk[4], "%s team: SHOAL_ALLREDUCE=%s, yet the ring is%s taken", tm ? "strided" : "world",
+               forced ? forced : "(unset)", ring ? " not" : "");
     }
     GT_CUDA(cudaFree(pk));
   }
