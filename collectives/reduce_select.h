@@ -9,7 +9,11 @@
  * source between two meetings.  Two-shot moves 2 (n - 1) / n of the vector
  * per PE in two rounds: medium and large messages.  Ring moves the same
  * volume in 2 (n - 1) neighbour rounds: large CPU teams, where one-shot and
- * two-shot put n - 1 peers on every link at once.
+ * two-shot put n - 1 peers on every link at once.  SHOAL_ALLREDUCE=ring
+ * runs it at every scope (the CPU, a GPU block or grid, _on_stream's
+ * kernels) on load/store teams with a symmetric dest; auto takes it
+ * only on the channels (at 4 PEs on 2 cores it loses to two-shot at
+ * every size: bench/RESULTS.md, session 8).
  *
  * Teams whose members are all reachable by load/store (at most
  * SHOAL_SCOPE_MAX_PEERS) run the algorithms at a scope (reduce_oneshot.h,
@@ -153,7 +157,11 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
   }
   if (a->where == SHOAL_AT_CPU) {
     int algo = shoal_allreduce_pick_ask(a);
-    if (algo == SHOAL_ALLREDUCE_RING && shoal_reduce_ring_fits(a)) return SHOAL_REDUCE_RING;
+    /* the ring at a scope where SHOAL_ALLREDUCE=ring forces it; auto's
+     * ring (SHOAL_RING_MIN_PES) stays on the channels: on the 2-core VM,
+     * 9 PEs measured nothing but noise (bench/RESULTS.md, session 8) */
+    if (algo == SHOAL_ALLREDUCE_RING && a->forced == SHOAL_ALLREDUCE_RING && shoal_reduce_ring_fits(a))
+      return SHOAL_REDUCE_RING;
     if (!a->direct) return algo;
     if (algo == SHOAL_ALLREDUCE_ONESHOT) return a->in_place ? SHOAL_REDUCE_STAGED : SHOAL_REDUCE_PULL;
     if (algo == SHOAL_ALLREDUCE_TWOSHOT) return SHOAL_REDUCE_TWOSHOT;

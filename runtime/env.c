@@ -16,7 +16,7 @@ const shoal_env_var shoal_env_vars[] = {
      "(0 = real nodes; 1 = everything through libfabric)"},
     {"SHOAL_MAX_TEAMS", "64", "teams that may exist at once (world and shared included)"},
     {"SHOAL_TEAM_SCRATCH", "256K", "symmetric scratch bytes per team for collectives"},
-    {"SHOAL_ALLREDUCE", "auto", "all-reduce algorithm: auto, oneshot, twoshot, ring, push, hier"},
+    {"SHOAL_ALLREDUCE", "auto", "all-reduce algorithm: auto, oneshot, twoshot, ring, push, hier (GPU kernels: ring only)"},
     {"SHOAL_COLL_HIER", "1",
      "1: all-reduce and fcollect on a team that spans nodes, with some node holding several "
      "members, go node-wise (inside each node, leaders across nodes, back inside); 0: flat "
