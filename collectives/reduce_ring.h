@@ -161,13 +161,12 @@ SHOAL_FN void shoal_reduce_ring_scope(const shoal_scope *s, shoal_team *t, const
     if (s->local) shoal_scope_sync_local(s, t, call);
     return;
   }
-  /* in place: nl lanes that get a room of at least one 16-byte unit in
-   * each slot (the others only meet); segments of np x nl shares of a
-   * room each */
+  /* in place: nl lanes that get a room holding a share in each slot (the
+   * others only meet); segments of np x nl shares of a room each */
   size_t slot = shoal_ring_slot_bytes(shoal_coll_scratch_size(t), np), nl = s->nlanes, room = 0, seg = n;
   if (in_place) {
-    size_t unit = es < 16 && 16 % es == 0 ? 16 : es;
-    if (nl > slot / unit) nl = slot / unit;   /* >= 1: shoal_reduce_ring_fits */
+    size_t least = es < 16 && 16 % es == 0 ? 32 : (es + 15) & ~(size_t)15;   /* shoal_ring_share_elems > 0 */
+    if (nl > slot / least) nl = slot / least;   /* >= 1: shoal_reduce_ring_fits */
     room = (slot / nl) & ~(size_t)15;
     seg = shoal_ring_share_elems(room, es) * (size_t)np * nl;
   }

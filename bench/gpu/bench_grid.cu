@@ -11,6 +11,8 @@
  * for the in-kernel forms); the last all-reduce of each size is checked
  * on the host, every element.  Prints a table; appends CSV rows
  * (impl,test,scope,bytes,value,unit) to $BENCH_CSV; GB/s = bytes / time.
+ * Under SHOAL_ALLREDUCE=ring (run.sh --bench runs it so too) Shoal's
+ * all-reduces run the chunked ring: impl "shoal-ring".
  *   bench_grid [max-bytes (default 256M)] */
 #include <string.h>
 #include <stdint.h>
@@ -51,6 +53,7 @@ __global__ void k_fill(float *a, size_t n, int pe, unsigned salt)
 }
 
 static int me, np, errors;
+static const char *impl = IMPL;
 static FILE *csv;
 static float *host;
 static cudaEvent_t e0, e1;
@@ -68,8 +71,8 @@ static void check_sum(const char *what, const float *dst, size_t n, unsigned sal
 static void row(const char *test, const char *scope, size_t bytes, double us)
 {
   if (me) return;
-  printf("%-8s %-16s %-6s %12zu %12.2f %9.1f\n", IMPL, test, scope, bytes, us, bytes / us * 1e-3);
-  if (csv) fprintf(csv, "%s,%s,%s,%zu,%.3f,us\n", IMPL, test, scope, bytes, us);
+  printf("%-8s %-16s %-6s %12zu %12.2f %9.1f\n", impl, test, scope, bytes, us, bytes / us * 1e-3);
+  if (csv) fprintf(csv, "%s,%s,%s,%zu,%.3f,us\n", impl, test, scope, bytes, us);
   fflush(stdout);
 }
 static int iters_for(size_t bytes) { return bytes <= (1u << 20) ? 100 : bytes <= (16u << 20) ? 20 : 5; }
@@ -81,6 +84,10 @@ int main(int argc, char **argv)
   np = N_PES();
   const char *cp = getenv("BENCH_CSV");
   if (me == 0 && cp) csv = fopen(cp, "a");
+#ifndef USE_NVSHMEM
+  const char *forced = getenv("SHOAL_ALLREDUCE");
+  if (forced && !strcmp(forced, "ring")) impl = "shoal-ring";
+#endif
   size_t max = argc > 1 ? strtoull(argv[1], 0, 0) : (256u << 20);
   float *src = (float *)MALLOC(max), *dst = (float *)MALLOC(max);
   if (!src || !dst) { fprintf(stderr, "raise the symmetric heap size\n"); return 1; }

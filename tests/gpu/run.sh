@@ -176,6 +176,7 @@ if [ $bench -eq 1 ] && [ "$ngpu" -ge 2 ]; then
   echo "== bench_p2p (Shoal)"; launch 2 "$O/bench_p2p_shoal" || status=1
   echo "== bench_dcoll (Shoal)"; launch 2 "$O/bench_dcoll" || status=1
   echo "== bench_grid (Shoal)"; launch 2 "$O/bench_grid" || status=1
+  echo "== bench_grid (Shoal, SHOAL_ALLREDUCE=ring)"; (export SHOAL_ALLREDUCE=ring; launch 2 "$O/bench_grid") || status=1
   if [ -n "${NVSHMEM_HOME:-}" ]; then
     for b in bench_p2p bench_dcoll bench_grid; do
       nvbuild $b || status=1
