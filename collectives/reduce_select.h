@@ -12,8 +12,8 @@
  * two-shot put n - 1 peers on every link at once.  SHOAL_ALLREDUCE=ring
  * runs it at every scope (the CPU, a GPU block or grid, _on_stream's
  * kernels) on load/store teams with a symmetric dest; auto takes it
- * only on the channels (at 4 PEs on 2 cores it loses to two-shot up
- * to 1 MB and wins nothing measurable at 4 MB: bench/RESULTS.md, session 8).
+ * only on the channels (at 4 PEs on 2 cores it loses to auto at every
+ * size, 1.7-3x: bench/RESULTS.md, session 8).
  *
  * Teams whose members are all reachable by load/store (at most
  * SHOAL_SCOPE_MAX_PEERS) run the algorithms at a scope (reduce_oneshot.h,
