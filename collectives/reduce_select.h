@@ -43,8 +43,14 @@
  * (n - 1) / n of the vector instead of n - 1. */
 #define SHOAL_GRID_ONESHOT_MAX_BYTES (64u << 10)
 /* GPU _on_stream: a kernel over the whole GPU from this many bytes (per
- * member's source); below, one block is faster. */
+ * member's source); below, one block is faster.  The data movers
+ * (fcollect, alltoall, broadcast: bytes per member's block) gain from a
+ * few blocks earlier.  Each block of such a kernel takes at least
+ * SHOAL_GPU_BLOCK_BYTES (fewer meetings for medium messages).  H100, 2 PEs
+ * under MPS (bench/RESULTS.md, session 8). */
 #define SHOAL_GPU_GRID_MIN (256u << 10)
+#define SHOAL_GPU_MOVE_GRID_MIN (128u << 10)
+#define SHOAL_GPU_BLOCK_BYTES (16u << 10)
 
 typedef enum shoal_allreduce_algo {
   /* the one-thread algorithms on the signal channels (shoal_coll_allreduce);
@@ -84,6 +90,7 @@ typedef struct shoal_reduce_ask {
   bool src_sym, dest_sym;   /* in the symmetric heap (GPU: the GPU heap) */
   size_t pushbox_slot, scratch;   /* the team's (shoal_pushbox_slot_bytes, shoal_coll_scratch_size) */
   bool hier;           /* the team's node layout allows the hierarchical algorithm (teams/team.h) */
+  size_t grid_min;     /* _on_stream: SHOAL_GPU_GRID_MIN, or the host's tuning override */
 } shoal_reduce_ask;
 
 /* Host and device: the _on_stream launch asks it on the host. */
@@ -132,7 +139,8 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
   size_t bytes = a->count * a->es;
   if (a->where == SHOAL_AT_STREAM) {   /* the grid kernel reads the peers' sources in the GPU heap */
     size_t sbytes = a->scatter ? bytes * (size_t)a->team_size : bytes;
-    if (a->team_size > 0 && sbytes >= SHOAL_GPU_GRID_MIN && a->src_sym && !(a->scatter && a->in_place))
+    size_t grid_min = a->grid_min ? a->grid_min : SHOAL_GPU_GRID_MIN;
+    if (a->team_size > 0 && sbytes >= grid_min && a->src_sym && !(a->scatter && a->in_place))
       return SHOAL_REDUCE_LAUNCH_GRID;
     return SHOAL_REDUCE_LAUNCH_BLOCK;
   }
