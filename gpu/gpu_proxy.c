@@ -90,6 +90,7 @@ static void carry_out(uint64_t t, const shoal_pq_cmd *c)
 static void *proxy_main(void *arg)
 {
   (void)arg;
+  shoal_gpu_v_relax_capture();   /* a user thread may capture a graph meanwhile */
   const char *err = shoal_gpu_v_set_device(P.device);
   if (err) shoal_error(call, "the proxy thread could not select GPU %d: %s", P.device, err);
   shoal_backoff bo = SHOAL_BACKOFF_INIT;

@@ -384,6 +384,7 @@ static void *service_main(void *arg)
     /* Copies and AMO kernels on my GPU heap run in this thread too. */
     int want = __atomic_load_n(&A.gpu_device, __ATOMIC_ACQUIRE);
     if (want != dev && want >= 0) {
+      shoal_gpu_v_relax_capture();   /* a user thread may capture a graph meanwhile */
       const char *err = shoal_gpu_v_set_device(want);
       if (err) shoal_error("GPU/host proxy", "selecting GPU %d: %s", want, err);
       dev = want;
