@@ -32,6 +32,10 @@ const shoal_env_var shoal_env_vars[] = {
      "GPU builds: 1: where the provider offers FI_HMEM with RMA, the host proxy registers every "
      "PE's GPU heap and moves puts and gets between GPU heaps zero-copy; 0: always stage through "
      "pinned host buffers"},
+    {"SHOAL_GPU_LL_BYTES", "512K",
+     "GPU builds: bytes of GPU memory per team for the kernels' LL (flag-in-data) collectives: "
+     "messages of up to 16 KB per PE (to all peers together) then go LL (0: the team scratch's "
+     "pushbox, a 32nd of SHOAL_TEAM_SCRATCH per member: less)"},
     {"SHOAL_GPU_STREAM_GRID_MIN", "auto",
      "GPU _on_stream collectives: bytes (per member) from which one kernel over many blocks runs "
      "instead of one block (auto: 128K for fcollect, alltoall and broadcast, 256K for reductions; "
@@ -181,6 +185,7 @@ void shoal_env_load(shoal_env *env)
   env->team_scratch = size_var("SHOAL_TEAM_SCRATCH");
   if (env->team_scratch < 4096) env->team_scratch = 4096;
   env->team_scratch = (env->team_scratch + 63) & ~(size_t)63;
+  env->gpu_ll_bytes = size_var("SHOAL_GPU_LL_BYTES") & ~(size_t)63;
   env->allreduce = choice_var("SHOAL_ALLREDUCE", algos);
   env->coll_hier = parse_bool(env_or_default("SHOAL_COLL_HIER"));
   env->transport = choice_var("SHOAL_TRANSPORT", transports);
