@@ -23,7 +23,8 @@
  * layout, teams/team.c: shoal_reduce_ask's hier): reduce inside each node
  * over load/store, only the node leaders talk across nodes (one message
  * per node pair instead of one per PE pair), and the result goes back
- * inside the node.  Auto takes it at every size where the layout allows it. */
+ * inside the node.  Auto takes it where the layout allows it and the vector
+ * is at most SHOAL_HIER_MAX_BYTES (below). */
 #ifndef SHOAL_COLL_REDUCE_SELECT_H
 #define SHOAL_COLL_REDUCE_SELECT_H
 
@@ -45,6 +46,13 @@
 /* GPU _on_stream: a kernel over the whole GPU from this many bytes (per
  * member's source); below, one block is faster. */
 #define SHOAL_GPU_GRID_MIN (256u << 10)
+/* Teams that span nodes (the layout allows hier): the hierarchical
+ * all-reduce up to this many bytes of vector; beyond, the flat choice.
+ * No limit: on an idle machine it won at every size from 8 B to 4 MB
+ * (bench/RESULTS.md "Session 8": 1.4-7x on shm at 2 + 2 and 1.0-1.8x at
+ * 3 + 1, 1.7-16x on tcp), and session 7's losses at 256 KB-1 MB came with
+ * 4 PEs sharing one loaded core.  A size only: every member picks alike. */
+#define SHOAL_HIER_MAX_BYTES SIZE_MAX
 
 typedef enum shoal_allreduce_algo {
   /* the one-thread algorithms on the signal channels (shoal_coll_allreduce);
@@ -101,7 +109,7 @@ SHOAL_SELECT_FN int shoal_allreduce_pick_ask(const shoal_reduce_ask *a)
   size_t bytes = a->count * a->es;
   int algo = a->forced;
   bool hier = a->hier && a->es > 0 && a->pushbox_slot >= a->es;   /* as shoal_hier_usable */
-  if (algo == SHOAL_ALLREDUCE_AUTO && hier) algo = SHOAL_ALLREDUCE_HIER;
+  if (algo == SHOAL_ALLREDUCE_AUTO && hier && bytes <= SHOAL_HIER_MAX_BYTES) algo = SHOAL_ALLREDUCE_HIER;
   if (algo == SHOAL_ALLREDUCE_HIER && !hier) algo = SHOAL_ALLREDUCE_AUTO;   /* forced where it does not apply */
   if (algo == SHOAL_ALLREDUCE_AUTO) {
     /* push while the vector fits one pushbox slot (one round); a longer
@@ -166,12 +174,12 @@ SHOAL_FN void shoal_reduce_ask_team(shoal_reduce_ask *a, const shoal_team *t)
   a->hier = t->hier != 0;
 }
 
-/* Auto takes the hierarchical all-reduce (at every size); the GPU's remote
- * path (<shoal/gpu_remote_coll.h>) asks this. */
+/* Auto takes the hierarchical all-reduce (the layout allows it, the vector
+ * within SHOAL_HIER_MAX_BYTES); the GPU's remote path
+ * (<shoal/gpu_remote_coll.h>) asks this. */
 SHOAL_FN bool shoal_allreduce_hier_wins(const shoal_team *t, size_t count, size_t es)
 {
-  (void)count;
-  return shoal_hier_usable(t, es);
+  return shoal_hier_usable(t, es) && count <= SHOAL_HIER_MAX_BYTES / es;
 }
 
 /* The channel algorithm for teams with members behind the network (the
