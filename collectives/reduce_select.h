@@ -45,17 +45,23 @@
  * (n - 1) / n of the vector instead of n - 1. */
 #define SHOAL_GRID_ONESHOT_MAX_BYTES (64u << 10)
 /* GPU _on_stream: a kernel over the whole GPU from this many bytes (per
- * member's source); below, one block is faster. */
+ * member's source); below, one block is faster.  The data movers
+ * (fcollect, alltoall, broadcast: bytes per member's block) gain from a
+ * few blocks earlier.  Each block of such a kernel takes at least
+ * SHOAL_GPU_BLOCK_BYTES (fewer meetings for medium messages).  H100, 2 PEs
+ * under MPS (bench/RESULTS.md, session 8). */
 #define SHOAL_GPU_GRID_MIN (256u << 10)
+#define SHOAL_GPU_MOVE_GRID_MIN (128u << 10)
+#define SHOAL_GPU_BLOCK_BYTES (16u << 10)
 /* Teams that span nodes (the layout allows hier): the hierarchical
  * all-reduce up to this many bytes of vector; beyond, the flat choice.
  * No limit: on an idle machine it won at every size from 8 B to 4 MB
- * (bench/RESULTS.md "Session 8": 1.4-7x on shm at 2 + 2 and 1.0-1.8x at
+ * (bench/RESULTS.md "Session 8: hierarchical ...": 1.4-7x on shm at 2 + 2 and 1.0-1.8x at
  * 3 + 1, 1.7-16x on tcp), and session 7's losses at 256 KB-1 MB came with
  * 4 PEs sharing one loaded core.  A size only: every member picks alike. */
 #define SHOAL_HIER_MAX_BYTES SIZE_MAX
 /* The same for the hierarchical reduce-scatter, in bytes of each member's
- * block (bench/RESULTS.md "Session 8"). */
+ * block (the same section of bench/RESULTS.md). */
 #define SHOAL_HIER_SCATTER_MAX_BYTES SIZE_MAX
 
 typedef enum shoal_allreduce_algo {
@@ -97,6 +103,7 @@ typedef struct shoal_reduce_ask {
   bool src_sym, dest_sym;   /* in the symmetric heap (GPU: the GPU heap) */
   size_t pushbox_slot, scratch;   /* the team's (shoal_pushbox_slot_bytes, shoal_coll_scratch_size) */
   bool hier;           /* the team's node layout allows the hierarchical algorithm (teams/team.h) */
+  size_t grid_min;     /* _on_stream: SHOAL_GPU_GRID_MIN, or the host's tuning override */
 } shoal_reduce_ask;
 
 /* Host and device: the _on_stream launch asks it on the host. */
@@ -145,7 +152,8 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
   size_t bytes = a->count * a->es;
   if (a->where == SHOAL_AT_STREAM) {   /* the grid kernel reads the peers' sources in the GPU heap */
     size_t sbytes = a->scatter ? bytes * (size_t)a->team_size : bytes;
-    if (a->team_size > 0 && sbytes >= SHOAL_GPU_GRID_MIN && a->src_sym && !(a->scatter && a->in_place))
+    size_t grid_min = a->grid_min ? a->grid_min : SHOAL_GPU_GRID_MIN;
+    if (a->team_size > 0 && sbytes >= grid_min && a->src_sym && !(a->scatter && a->in_place))
       return SHOAL_REDUCE_LAUNCH_GRID;
     return SHOAL_REDUCE_LAUNCH_BLOCK;
   }

@@ -28,6 +28,17 @@ const shoal_env_var shoal_env_vars[] = {
     {"FI_PROVIDER", "(best)",
      "libfabric provider for the remote transport, e.g. shm or \"tcp;ofi_rxm\" (unset: the "
      "first with RDM, RMA and atomics)"},
+    {"SHOAL_PROXY_HMEM", "1",
+     "GPU builds: 1: where the provider offers FI_HMEM with RMA, the host proxy registers every "
+     "PE's GPU heap and moves puts and gets between GPU heaps zero-copy; 0: always stage through "
+     "pinned host buffers"},
+    {"SHOAL_GPU_STREAM_GRID_MIN", "auto",
+     "GPU _on_stream collectives: bytes (per member) from which one kernel over many blocks runs "
+     "instead of one block (auto: 128K for fcollect, alltoall and broadcast, 256K for reductions; "
+     "tuning; the same on every PE)"},
+    {"SHOAL_GPU_STREAM_BLOCK_BYTES", "16K",
+     "GPU _on_stream collectives: bytes each block of that kernel takes at least (fewer blocks "
+     "for medium messages; 0: every block the GPU holds; the same on every PE)"},
     {"SHOAL_OFI_TIMEOUT", "120",
      "seconds a libfabric operation may wait for completion before the job ends with an error"},
     {"SHOAL_OFI_PROGRESS_US", "1000",
