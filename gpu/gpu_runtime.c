@@ -144,7 +144,8 @@ static void team_to_device(const shoal_team *t)
   d.hier = shoal_hier_layout_ok(t) && shoal_rt.env.coll_hier;
   if (d.gpu_proxied && t->my_pe >= 0)
     shoal_debug("GPU runtime: team of world PEs %d + %d i (%d PEs): collectives through the host proxy; "
-                "all-reduce %s", t->start, t->stride, t->size, d.hier ? "hierarchical" : "flat");
+                "all-reduce %s, reduce-scatter %s, fcollect %s", t->start, t->stride, t->size,
+                d.hier ? "hierarchical" : "flat", d.hier ? "hierarchical" : "flat", d.hier ? "hierarchical" : "flat");
   d.parent = NULL;
   GPU_CK("shmem_init", "copying a team to the GPU",
          shoal_gpu_v_memcpy(&g.team_dev[t->slot], &d, sizeof d));

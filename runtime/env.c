@@ -18,7 +18,7 @@ const shoal_env_var shoal_env_vars[] = {
     {"SHOAL_TEAM_SCRATCH", "256K", "symmetric scratch bytes per team for collectives"},
     {"SHOAL_ALLREDUCE", "auto", "all-reduce algorithm: auto, oneshot, twoshot, ring, push, hier"},
     {"SHOAL_COLL_HIER", "1",
-     "1: all-reduce and fcollect on a team that spans nodes, with some node holding several "
+     "1: all-reduce, reduce-scatter and fcollect on a team that spans nodes, with some node holding several "
      "members, go node-wise (inside each node, leaders across nodes, back inside); 0: flat "
      "algorithms"},
     {"SHOAL_TRANSPORT", "auto",

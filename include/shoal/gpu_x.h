@@ -609,7 +609,7 @@ __device__ inline void shoal_gpu_reduce_block_only(const char *call, shoal_team 
 {
   if (algo == SHOAL_REDUCE_LL) {
     shoal_gpu_reduce_ll_block<T, OP>(t, dest, src, n);
-  } else if (algo == SHOAL_REDUCE_CHANNELS) {   /* more members than a lane's tables hold */
+  } else if (algo == SHOAL_REDUCE_CHANNELS || algo == SHOAL_ALLREDUCE_HIER) {   /* more members than a lane's tables hold, or nodes */
     shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, n, scatter);
   } else {
     if (shoal_gpu_block_tid() == 0) shoal_gpu_fail(call, src, -1);   /* the source must be symmetric */
