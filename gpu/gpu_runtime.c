@@ -99,15 +99,15 @@ SHOAL_API void shoalx_gpu_unregister_tu(shoal_gpu_load_fn fn)
   pthread_mutex_unlock(&g.lock);
 }
 
-/* The device copy of a host team: same members, sync, scratch and pushbox
- * moved to the GPU heap.  Kernels use the dissemination barrier (each PE polls only
- * its own memory; the counter barrier would poll one GPU over the link). */
 /* The most bytes one PE pushes through LL in one call, to all its peers
  * together: on one H100 (2 and 4 PEs, bench/RESULTS.md session 8) LL beat
  * the one-block push up to 16 KB (8-16 KB to one peer, 4 KB to each of 3)
  * and lost beyond (32 KB to one peer, 16 KB to each of 3). */
 #define SHOAL_GPU_LL_PUSH_MAX (16u << 10)
 
+/* The device copy of a host team: same members, sync, scratch and pushbox
+ * moved to the GPU heap.  Kernels use the dissemination barrier (each PE polls only
+ * its own memory; the counter barrier would poll one GPU over the link). */
 static void team_to_device(const shoal_team *t)
 {
   if (t->slot < 0 || t->slot >= g.img.n_slots)
