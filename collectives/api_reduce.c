@@ -74,10 +74,26 @@ static inline void reduce_run(const char *call, shoal_team *team, int algo, bool
     char *ps[SHOAL_SCOPE_MAX_PEERS], *pd[SHOAL_SCOPE_MAX_PEERS];
     shoal_reduce_run_scope(&s, team, &r, algo, scatter, ps, pd, dest, source, count, call);
   } else if (scatter) {
-    shoal_coll_reduce_scatter(team, type, op, dest, source, count);
+    shoal_coll_reduce_scatter_run(team, algo, type, op, dest, source, count);
   } else {
     shoal_coll_allreduce(team, algo, type, op, dest, source, count);
   }
+}
+
+/* SHMEM_DEBUG: which algorithm, once per team, kind and algorithm (bits
+ * 0-15 of coll_logged: all-reduce; 16-31: reduce-scatter). */
+static void reduce_log(const char *call, shoal_team *team, int algo, bool scatter)
+{
+  static const char *const names[] = {"auto", "oneshot", "twoshot", "ring", "push", "hier", "pull", "staged",
+                                      "twoshot-scope", "ll", "channels", "launch-block", "launch-grid", "refuse",
+                                      "ring-scope"};
+  unsigned bit = 1u << ((algo & 15) + (scatter ? 16 : 0));
+  if (!shoal_rt.env.debug || algo < 0 || (team->coll_logged & bit)) return;
+  team->coll_logged |= bit;
+  shoal_debug("%s: %s on the team of world PEs %d + %d i (%d PEs, %d nodes%s) takes %s", call,
+              scatter ? "reduce-scatter" : "all-reduce", team->start, team->stride, team->size,
+              team->hier_nodes ? team->hier_nodes : -1, team->hier ? ", hierarchical" : "",
+              algo < (int)(sizeof names / sizeof names[0]) ? names[algo] : "?");
 }
 
 int shoal_reduce_call(const char *call, shoal_team *team, void *dest, const void *source,
@@ -91,16 +107,7 @@ int shoal_reduce_call(const char *call, shoal_team *team, void *dest, const void
   if (reduce_on_gpu(call, team, dest, source, count, bytes, type, op, 0)) return 0;
   coll_no_partial_overlap(call, dest, bytes, source, bytes, true);
   int algo = reduce_pick(team, count, es, false, dest == source);
-  if (shoal_rt.env.debug && algo < 32 && !(team->coll_logged & (1u << algo))) {   /* once per team and algorithm */
-    static const char *const names[] = {"auto", "oneshot", "twoshot", "ring", "push", "hier", "pull", "staged",
-                                        "twoshot-scope", "ll", "channels", "launch-block", "launch-grid", "refuse",
-                                        "ring-scope"};
-    team->coll_logged |= 1u << algo;
-    shoal_debug("%s: all-reduce on the team of world PEs %d + %d i (%d PEs, %d nodes%s) takes %s", call,
-                team->start, team->stride, team->size, team->hier_nodes ? team->hier_nodes : -1,
-                team->hier ? ", hierarchical" : "",
-                algo < (int)(sizeof names / sizeof names[0]) ? names[algo] : "?");
-  }
+  reduce_log(call, team, algo, false);
   /* Depending on size, an algorithm reads the source or writes the dest of
    * other PEs (Iris #526): require both always, so that a program does not
    * pass or fail by message size. */
@@ -122,7 +129,9 @@ static int reduce_scatter_call(const char *call, shoal_team *team, void *dest, c
   if (reduce_on_gpu(call, team, dest, source, count, bytes, type, op, 1)) return 0;
   coll_need_sym(call, "source", source, all);
   coll_no_partial_overlap(call, dest, bytes, source, all, false);
-  reduce_run(call, team, reduce_pick(team, count, es, true, false), true, dest, source, count, type, op);
+  int algo = reduce_pick(team, count, es, true, false);
+  reduce_log(call, team, algo, true);
+  reduce_run(call, team, algo, true, dest, source, count, type, op);
   return 0;
 }
 

@@ -1,6 +1,7 @@
-/* Hierarchical all-reduce, for teams that span nodes (the team's node
- * layout: teams/team.h, hier_*).  Per chunk of at most one pushbox ring
- * (a sender's depth slots on a receiver, taken whole: below):
+/* Hierarchical all-reduce (reduce-scatter and fcollect: below), for teams
+ * that span nodes (the team's node layout: teams/team.h, hier_*).  Per
+ * chunk of at most one pushbox ring (a sender's depth slots on a
+ * receiver, taken whole: below):
  *
  *   1. inside each node, every member pushes its chunk into its ring in the
  *      node leader's pushbox (the leader is the node's first member; a
@@ -132,6 +133,120 @@ SHOAL_FN void shoal_coll_reduce_hier(shoal_team *t, int type, int op, void *dest
     if (t->my_pe == lead) shoal_hier_leader_chunk(t, type, op, d, s, c);
     else shoal_hier_member_chunk(t, lead, d, s, c * es);
   }
+}
+
+/* Hierarchical reduce-scatter (member i gets block i, count elements, of
+ * the reduction of every member's source of n blocks).  A node's members
+ * are consecutive team PEs, so their blocks are one range of every source
+ * (node j's range: blocks first[j] .. first[j + 1] - 1).  Every leader
+ * walks the ranges in chunks of at most one pushbox ring, in rounds that
+ * all leaders count alike (the longest range's chunks), and in round r:
+ *
+ *   1. for every other node j with a chunk r of its range, reduces my
+ *      node's sources over that chunk (reading my node's members' sources
+ *      in place: they are mapped, and symmetric as the entry points
+ *      require) into my staging ring and pushes it to j's leader: one
+ *      message per node pair and chunk;
+ *   2. for chunk r of my node's range, reduces my node's sources into my
+ *      staging ring, adds the partials the other leaders pushed (in node
+ *      order), and hands each member the piece of its block the chunk
+ *      holds: a push into its pushbox (a store: it is mapped), or my dest.
+ *
+ * Nodes of unequal size have ranges of unequal length: a leader pushes to
+ * j only in the rounds where j's range has a chunk, and j waits only for
+ * the chunks of its range.  A member signals its leader on entry (its
+ * source is ready), copies out its pieces as they come, and, when the
+ * leader still reads its source after its last piece (later rounds),
+ * waits for the leader's last signal.  Remotely written: the team's
+ * pushbox only; remotely read: source, by the node's leader. */
+SHOAL_FN size_t shoal_hier_range(const shoal_team *t, int node, size_t count)
+{
+  return (size_t)(t->hier_first[node + 1] - t->hier_first[node]) * count;
+}
+
+/* acc = my node's reduction of c elements at byte offset off of the
+ * members' source (I am the leader: first member). */
+SHOAL_FN void shoal_hier_node_partial(shoal_team *t, int type, int op, char *acc, const char *src, size_t off,
+                                      size_t c)
+{
+  int last = t->hier_first[t->hier_node + 1];
+  shoal_copy(acc, src + off, c * shoal_reduce_size(type));
+  for (int q = t->my_pe + 1; q < last; q++)
+    shoal_reduce_from(t, type, op, acc, src + off, c, shoal_team_world_pe(t, q));
+}
+
+SHOAL_FN void shoal_coll_reduce_scatter_hier(shoal_team *t, int type, int op, void *dest, const void *src,
+                                             size_t count)
+{
+  size_t es = shoal_reduce_size(type);
+  size_t per = shoal_hier_ring_bytes(t) / es;   /* > 0: shoal_hier_usable */
+  int nodes = t->hier_nodes, mine = t->hier_node, me = t->my_pe;
+  int lead = shoal_hier_leader(t, mine), last = t->hier_first[mine + 1];
+  const char *s = (const char *)src;
+  if (count == 0) return;
+  size_t rounds = 0;
+  for (int j = 0; j < nodes; j++) {
+    size_t r = (shoal_hier_range(t, j, count) + per - 1) / per;
+    if (r > rounds) rounds = r;
+  }
+  if (me != lead) {
+    size_t b = (size_t)(me - lead) * count;   /* my block in my node's range */
+    size_t r_end = (b + count - 1) / per + 1;
+    shoal_coll_signal(t, lead);   /* my source is ready */
+    for (size_t r = b / per; r < r_end; r++) {
+      size_t lo = r * per > b ? r * per : b, hi = (r + 1) * per < b + count ? (r + 1) * per : b + count;
+      shoal_coll_wait(t, lead);
+      shoal_copy((char *)dest + (lo - b) * es, shoal_hier_ring_in(t, lead), (hi - lo) * es);
+      shoal_coll_fence();   /* my reads of the ring are done before the leader may reuse it */
+      shoal_hier_ring_credit(t, lead);
+    }
+    if (r_end < rounds) shoal_coll_wait(t, lead);   /* the leader is done reading my source */
+    return;
+  }
+  char *stage = shoal_pushbox_ring(t, me, 0);   /* my own ring: my staging area */
+  size_t mylen = shoal_hier_range(t, mine, count);
+  for (int m = lead + 1; m < last; m++) shoal_coll_wait(t, m);   /* their sources are ready */
+  for (size_t r = 0; r < rounds; r++) {
+    size_t at = r * per;
+    for (int k = 1; k < nodes; k++) {   /* 1. my node's partials of the other ranges */
+      int j = (mine + k) % nodes;
+      size_t len = shoal_hier_range(t, j, count);
+      if (at >= len) continue;
+      size_t c = len - at < per ? len - at : per;
+      shoal_hier_node_partial(t, type, op, stage, s, ((size_t)t->hier_first[j] * count + at) * es, c);
+      shoal_hier_put(t, shoal_hier_leader(t, j), stage, c * es);   /* blocking: stage is free again */
+    }
+    shoal_coll_fence();   /* the partials land before the signals */
+    for (int k = 1; k < nodes; k++) {
+      int j = (mine + k) % nodes;
+      if (at < shoal_hier_range(t, j, count)) shoal_chan_tell(t, shoal_hier_leader(t, j), SHOAL_CHAN_SENT, SHOAL_CHAN_IN);
+    }
+    if (at >= mylen) continue;
+    size_t c = mylen - at < per ? mylen - at : per;   /* 2. chunk r of my range */
+    shoal_hier_node_partial(t, type, op, stage, s, ((size_t)lead * count + at) * es, c);
+    for (int j = 0; j < nodes; j++) {
+      if (j == mine) continue;
+      shoal_coll_wait(t, shoal_hier_leader(t, j));
+      shoal_reduce_combine(type, op, stage, shoal_hier_ring_in(t, shoal_hier_leader(t, j)), c);
+    }
+    shoal_coll_fence();   /* my reads of the leaders' rings are done */
+    for (int k = 1; k < nodes; k++) shoal_hier_ring_credit(t, shoal_hier_leader(t, (mine + k) % nodes));
+    for (int m = lead; m < last; m++) {
+      size_t b = (size_t)(m - lead) * count;
+      size_t lo = at > b ? at : b, hi = at + c < b + count ? at + c : b + count;
+      if (lo >= hi) continue;
+      if (m == me) shoal_copy((char *)dest + (lo - b) * es, stage + (lo - at) * es, (hi - lo) * es);
+      else shoal_hier_put(t, m, stage + (lo - at) * es, (hi - lo) * es);
+    }
+    shoal_coll_fence();
+    for (int m = lead + 1; m < last; m++) {
+      size_t b = (size_t)(m - lead) * count;
+      if (at < b + count && b < at + c) shoal_chan_tell(t, m, SHOAL_CHAN_SENT, SHOAL_CHAN_IN);
+    }
+  }
+  shoal_coll_fence();   /* my reads of my members' sources are done */
+  for (int m = lead + 1; m < last; m++)
+    if (((size_t)(m - lead) * count + count - 1) / per + 1 < rounds) shoal_chan_tell(t, m, SHOAL_CHAN_SENT, SHOAL_CHAN_IN);
 }
 
 /* Hierarchical fcollect (all-gather of equal blocks): a node's members are

@@ -27,7 +27,9 @@
  * layout, teams/team.c: shoal_reduce_ask's hier): reduce inside each node
  * over load/store, only the node leaders talk across nodes (one message
  * per node pair instead of one per PE pair), and the result goes back
- * inside the node.  Auto takes it at every size where the layout allows it. */
+ * inside the node.  Auto takes it where the layout allows it and the vector
+ * is at most SHOAL_HIER_MAX_BYTES (below); the reduce-scatter likewise
+ * (hier.h; each member's block at most SHOAL_HIER_SCATTER_MAX_BYTES). */
 #ifndef SHOAL_COLL_REDUCE_SELECT_H
 #define SHOAL_COLL_REDUCE_SELECT_H
 
@@ -47,15 +49,32 @@
  * (n - 1) / n of the vector instead of n - 1. */
 #define SHOAL_GRID_ONESHOT_MAX_BYTES (64u << 10)
 /* GPU _on_stream: a kernel over the whole GPU from this many bytes (per
- * member's source); below, one block is faster. */
+ * member's source); below, one block is faster.  The data movers
+ * (fcollect, alltoall, broadcast: bytes per member's block) gain from a
+ * few blocks earlier.  Each block of such a kernel takes at least
+ * SHOAL_GPU_BLOCK_BYTES (fewer meetings for medium messages).  H100, 2 PEs
+ * under MPS (bench/RESULTS.md, session 8). */
 #define SHOAL_GPU_GRID_MIN (256u << 10)
+#define SHOAL_GPU_MOVE_GRID_MIN (128u << 10)
+#define SHOAL_GPU_BLOCK_BYTES (16u << 10)
+/* Teams that span nodes (the layout allows hier): the hierarchical
+ * all-reduce up to this many bytes of vector; beyond, the flat choice.
+ * No limit: on an idle machine it won at every size from 8 B to 4 MB
+ * (bench/RESULTS.md "Session 8: hierarchical ...": 1.4-7x on shm at 2 + 2 and 1.0-1.8x at
+ * 3 + 1, 1.7-16x on tcp), and session 7's losses at 256 KB-1 MB came with
+ * 4 PEs sharing one loaded core.  A size only: every member picks alike. */
+#define SHOAL_HIER_MAX_BYTES SIZE_MAX
+/* The same for the hierarchical reduce-scatter, in bytes of each member's
+ * block (the same section of bench/RESULTS.md). */
+#define SHOAL_HIER_SCATTER_MAX_BYTES SIZE_MAX
 
 typedef enum shoal_allreduce_algo {
   /* the one-thread algorithms on the signal channels (shoal_coll_allreduce);
    * SHOAL_ALLREDUCE forces one of these (on the CPU) */
   SHOAL_ALLREDUCE_AUTO, SHOAL_ALLREDUCE_ONESHOT, SHOAL_ALLREDUCE_TWOSHOT, SHOAL_ALLREDUCE_RING,
   SHOAL_ALLREDUCE_PUSH,   /* one-shot through the pushbox: auto's choice for small messages */
-  SHOAL_ALLREDUCE_HIER,   /* node-wise (collectives/hier.h): auto's choice on teams that span nodes */
+  SHOAL_ALLREDUCE_HIER,   /* node-wise (collectives/hier.h): auto's choice on teams that span nodes
+                           * (all-reduce and reduce-scatter) */
   /* the algorithms at a scope (what the CPU runs for ONESHOT and TWOSHOT on
    * load/store teams) */
   SHOAL_REDUCE_PULL,      /* one-shot pull; reduce-scatter */
@@ -89,6 +108,7 @@ typedef struct shoal_reduce_ask {
   bool src_sym, dest_sym;   /* in the symmetric heap (GPU: the GPU heap) */
   size_t pushbox_slot, scratch;   /* the team's (shoal_pushbox_slot_bytes, shoal_coll_scratch_size) */
   bool hier;           /* the team's node layout allows the hierarchical algorithm (teams/team.h) */
+  size_t grid_min;     /* _on_stream: SHOAL_GPU_GRID_MIN, or the host's tuning override */
 } shoal_reduce_ask;
 
 /* Host and device: the _on_stream launch asks it on the host. */
@@ -106,7 +126,7 @@ SHOAL_SELECT_FN int shoal_allreduce_pick_ask(const shoal_reduce_ask *a)
   size_t bytes = a->count * a->es;
   int algo = a->forced;
   bool hier = a->hier && a->es > 0 && a->pushbox_slot >= a->es;   /* as shoal_hier_usable */
-  if (algo == SHOAL_ALLREDUCE_AUTO && hier) algo = SHOAL_ALLREDUCE_HIER;
+  if (algo == SHOAL_ALLREDUCE_AUTO && hier && bytes <= SHOAL_HIER_MAX_BYTES) algo = SHOAL_ALLREDUCE_HIER;
   if (algo == SHOAL_ALLREDUCE_HIER && !hier) algo = SHOAL_ALLREDUCE_AUTO;   /* forced where it does not apply */
   if (algo == SHOAL_ALLREDUCE_AUTO) {
     /* push while the vector fits one pushbox slot (one round); a longer
@@ -147,12 +167,15 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
   size_t bytes = a->count * a->es;
   if (a->where == SHOAL_AT_STREAM) {   /* the grid kernel reads the peers' sources in the GPU heap */
     size_t sbytes = a->scatter ? bytes * (size_t)a->team_size : bytes;
-    if (a->team_size > 0 && sbytes >= SHOAL_GPU_GRID_MIN && a->src_sym && !(a->scatter && a->in_place))
+    size_t grid_min = a->grid_min ? a->grid_min : SHOAL_GPU_GRID_MIN;
+    if (a->team_size > 0 && sbytes >= grid_min && a->src_sym && !(a->scatter && a->in_place))
       return SHOAL_REDUCE_LAUNCH_GRID;
     return SHOAL_REDUCE_LAUNCH_BLOCK;
   }
   if (a->scatter) {
-    if (!a->direct) return SHOAL_REDUCE_CHANNELS;
+    if (!a->direct)   /* hierarchical as shoal_hier_usable, within its size limit */
+      return a->hier && a->es > 0 && a->pushbox_slot >= a->es && bytes <= SHOAL_HIER_SCATTER_MAX_BYTES
+                 ? SHOAL_ALLREDUCE_HIER : SHOAL_REDUCE_CHANNELS;
     return a->src_sym ? SHOAL_REDUCE_PULL : SHOAL_REDUCE_REFUSE;   /* peers read my source */
   }
   if (a->where == SHOAL_AT_CPU) {
@@ -187,12 +210,12 @@ SHOAL_FN void shoal_reduce_ask_team(shoal_reduce_ask *a, const shoal_team *t)
   a->hier = t->hier != 0;
 }
 
-/* Auto takes the hierarchical all-reduce (at every size); the GPU's remote
- * path (<shoal/gpu_remote_coll.h>) asks this. */
+/* Auto takes the hierarchical all-reduce (the layout allows it, the vector
+ * within SHOAL_HIER_MAX_BYTES); the GPU's remote path
+ * (<shoal/gpu_remote_coll.h>) asks this. */
 SHOAL_FN bool shoal_allreduce_hier_wins(const shoal_team *t, size_t count, size_t es)
 {
-  (void)count;
-  return shoal_hier_usable(t, es);
+  return shoal_hier_usable(t, es) && count <= SHOAL_HIER_MAX_BYTES / es;
 }
 
 /* The channel algorithm for teams with members behind the network (the
@@ -219,6 +242,28 @@ SHOAL_FN void shoal_coll_allreduce(shoal_team *t, int algo, int type, int op, vo
   case SHOAL_ALLREDUCE_HIER: shoal_coll_reduce_hier(t, type, op, dest, src, count); break;
   default: shoal_coll_reduce_twoshot(t, type, op, dest, src, count); break;
   }
+}
+
+/* Reduce-scatter on a team with members behind the network (the CPU's, and
+ * a GPU's behind its host proxy): the selection's HIER or CHANNELS. */
+SHOAL_FN int shoal_reduce_scatter_pick(const shoal_team *t, size_t count, size_t es)
+{
+  shoal_reduce_ask a;
+  memset(&a, 0, sizeof a);
+  shoal_reduce_ask_team(&a, t);
+  a.where = SHOAL_AT_CPU;   /* one thread on the signal channels */
+  a.scatter = true;
+  a.count = count;
+  a.es = es;
+  a.src_sym = a.dest_sym = true;
+  return shoal_reduce_select(&a);
+}
+
+SHOAL_FN void shoal_coll_reduce_scatter_run(shoal_team *t, int algo, int type, int op, void *dest,
+                                            const void *src, size_t count)
+{
+  if (algo == SHOAL_ALLREDUCE_HIER) shoal_coll_reduce_scatter_hier(t, type, op, dest, src, count);
+  else shoal_coll_reduce_scatter(t, type, op, dest, src, count);
 }
 
 /* A reduction at a scope on a load/store team (algo: PULL, STAGED,

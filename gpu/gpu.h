@@ -12,6 +12,10 @@ typedef struct shoal_gpu_ipc { unsigned char bytes[64]; } shoal_gpu_ipc;
 SHOAL_HIDDEN const char *shoal_gpu_v_name(void);   /* "CUDA", "HIP" */
 SHOAL_HIDDEN const char *shoal_gpu_v_count(int *n);
 SHOAL_HIDDEN const char *shoal_gpu_v_set_device(int dev);
+/* The library's own threads (the proxy, the active-message service): their
+ * copies and AMO kernels stay allowed while a user thread captures a graph
+ * in global mode (relaxed capture interaction for this thread). */
+SHOAL_HIDDEN void shoal_gpu_v_relax_capture(void);
 /* Device memory for the symmetric heap.  On AMD it is fine-grained, so
  * flags and signals written by peers are seen without cache flushes. */
 SHOAL_HIDDEN const char *shoal_gpu_v_malloc(void **p, size_t n);

@@ -16,6 +16,12 @@ const char *shoal_gpu_v_count(int *n) { CK(cudaGetDeviceCount(n)); return NULL; 
  * not queue behind a user kernel that may be waiting for them. */
 static cudaStream_t copy_stream;
 
+void shoal_gpu_v_relax_capture(void)
+{
+  enum cudaStreamCaptureMode m = cudaStreamCaptureModeRelaxed;
+  (void)cudaThreadExchangeStreamCaptureMode(&m);
+}
+
 const char *shoal_gpu_v_set_device(int dev)
 {
   CK(cudaSetDevice(dev));

@@ -18,6 +18,12 @@ const char *shoal_gpu_v_count(int *n) { CK(hipGetDeviceCount(n)); return NULL; }
  * not queue behind a user kernel that may be waiting for them. */
 static hipStream_t copy_stream;
 
+void shoal_gpu_v_relax_capture(void)
+{
+  hipStreamCaptureMode m = hipStreamCaptureModeRelaxed;
+  (void)hipThreadExchangeStreamCaptureMode(&m);
+}
+
 const char *shoal_gpu_v_set_device(int dev)
 {
   CK(hipSetDevice(dev));

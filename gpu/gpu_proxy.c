@@ -90,6 +90,7 @@ static void carry_out(uint64_t t, const shoal_pq_cmd *c)
 static void *proxy_main(void *arg)
 {
   (void)arg;
+  shoal_gpu_v_relax_capture();   /* a user thread may capture a graph meanwhile */
   const char *err = shoal_gpu_v_set_device(P.device);
   if (err) shoal_error(call, "the proxy thread could not select GPU %d: %s", P.device, err);
   shoal_backoff bo = SHOAL_BACKOFF_INIT;
@@ -127,6 +128,7 @@ int shoal_gpu_proxy_start(int device, char *base, size_t size, shoal_pq *dev_q)
   if (!shoal_am_on() && shoal_am_init() != 0) return -1;
   shoal_am_set_region(SHOAL_AM_GPU_HEAP, base, size);
   shoal_am_set_gpu_device(device);
+  shoal_am_register_gpu_heap(device);
   P.device = device;
   P.base = base;
   P.size = size;
@@ -152,9 +154,12 @@ int shoal_gpu_proxy_start(int device, char *base, size_t size, shoal_pq *dev_q)
   if (pthread_create(&P.thread, NULL, proxy_main, NULL) != 0)
     shoal_error("shmem_init", "could not start the GPU proxy thread");
   P.on = true;
-  shoal_debug("GPU proxy: on, %d-slot queue, active messages on provider %s (FI_HMEM %s; data "
-              "staged through pinned host buffers)", PROXY_SLOTS, shoal_am_provider(),
-              shoal_am_hmem() ? "offered, not used yet" : "not offered");
+  const char *zwhy;
+  bool zc = shoal_am_zero_copy(&zwhy);
+  shoal_debug("GPU proxy: on, %d-slot queue, active messages on provider %s (FI_HMEM %s; data %s%s%s)",
+              PROXY_SLOTS, shoal_am_provider(), shoal_am_hmem() ? "offered" : "not offered",
+              zc ? "zero-copy between GPU heaps, staged otherwise" : "staged through pinned host buffers",
+              zc ? "" : ": ", zwhy);
   return 0;
 #else
   (void)device; (void)base; (void)size;

@@ -14,6 +14,7 @@
 #include "../transport/proxy/am.h"
 #endif
 #include "../teams/team.h"
+#include "../teams/team_host.h"
 #include "../device/gpu_image.h"
 
 #include <pthread.h>
@@ -26,8 +27,10 @@ typedef const char *(*shoal_gpu_load_fn)(const shoal_gpu_dstate *img);
 static struct {
   int on;
   int device;
-  char *base;          /* my GPU heap: [internal | user] */
+  char *base;          /* my GPU heap: [internal | user | LL boxes] */
   size_t size, internal;
+  char *llbox;         /* a pushbox per team slot for the kernels' LL collectives */
+  size_t llbox_bytes;  /* per team slot (SHOAL_GPU_LL_BYTES; 0: the team scratch's) */
   char **peer;         /* [n_pes] peers' heaps as mapped here (host copy) */
   char **peer_dev;     /* the same table in device memory */
   shoal_team *team_dev;
@@ -96,6 +99,12 @@ SHOAL_API void shoalx_gpu_unregister_tu(shoal_gpu_load_fn fn)
   pthread_mutex_unlock(&g.lock);
 }
 
+/* The most bytes one PE pushes through LL in one call, to all its peers
+ * together: on one H100 (2 and 4 PEs, bench/RESULTS.md session 8) LL beat
+ * the one-block push up to 16 KB (8-16 KB to one peer, 4 KB to each of 3)
+ * and lost beyond (32 KB to one peer, 16 KB to each of 3). */
+#define SHOAL_GPU_LL_PUSH_MAX (16u << 10)
+
 /* The device copy of a host team: same members, sync, scratch and pushbox
  * moved to the GPU heap.  Kernels use the dissemination barrier (each PE polls only
  * its own memory; the counter barrier would poll one GPU over the link). */
@@ -118,13 +127,25 @@ static void team_to_device(const shoal_team *t)
   d.gpu_proxied = 0;
   for (int i = 0; i < t->size; i++)
     if (!g.peer[shoal_team_world_pe(t, i)]) d.gpu_proxied = 1;
+  /* Kernels' LL collectives carry up to half a slot per pair.  A box of
+   * its own per team, larger than the team scratch's pushbox, lets them
+   * take messages up to SHOAL_GPU_LL_PUSH_MAX bytes per PE (to all peers
+   * together): one one-way latency instead of the push's two meetings.
+   * Teams behind the proxy keep the scratch's pushbox (no LL there). */
+  if (g.llbox && t->size > 1 && !d.gpu_proxied) {
+    size_t per_sender = g.llbox_bytes / (size_t)t->size;
+    size_t ll_cap = 2 * (size_t)SHOAL_PUSHBOX_DEPTH * SHOAL_GPU_LL_PUSH_MAX / (size_t)(t->size - 1);
+    d.pushbox = g.llbox + (size_t)t->slot * g.llbox_bytes;
+    shoal_team_pushbox_shape(&d, (per_sender < ll_cap ? per_sender : ll_cap) & ~(size_t)15, SHOAL_PUSHBOX_DEPTH);
+  }
   /* GPU heaps of a node are always mapped to each other (else shmem_init
    * failed), whatever SHOAL_TRANSPORT says for the host heaps: the layout
    * and the switch decide, the same on every member. */
   d.hier = shoal_hier_layout_ok(t) && shoal_rt.env.coll_hier;
   if (d.gpu_proxied && t->my_pe >= 0)
     shoal_debug("GPU runtime: team of world PEs %d + %d i (%d PEs): collectives through the host proxy; "
-                "all-reduce %s", t->start, t->stride, t->size, d.hier ? "hierarchical" : "flat");
+                "all-reduce %s, reduce-scatter %s, fcollect %s", t->start, t->stride, t->size,
+                d.hier ? "hierarchical" : "flat", d.hier ? "hierarchical" : "flat", d.hier ? "hierarchical" : "flat");
   d.parent = NULL;
   GPU_CK("shmem_init", "copying a team to the GPU",
          shoal_gpu_v_memcpy(&g.team_dev[t->slot], &d, sizeof d));
@@ -162,13 +183,15 @@ int shoal_gpu_init(void)
                 SHOAL_GPU_MAX_TEAMS);
 
   g.internal = shoal_rt.internal_size;
-  g.size = shoal_rt.internal_size + shoal_rt.user_size;
+  g.llbox_bytes = shoal_rt.env.gpu_ll_bytes;
+  g.size = shoal_rt.internal_size + shoal_rt.user_size + (size_t)shoal_rt.env.max_teams * g.llbox_bytes;
   void *base;
   err = shoal_gpu_v_malloc(&base, g.size);
   if (err)
     shoal_error(call, "PE %d cannot allocate its %zu-byte symmetric heap on the GPU: %s (lower "
                 "SHMEM_SYMMETRIC_SIZE)", me, g.size, err);
   g.base = base;
+  g.llbox = g.llbox_bytes ? g.base + g.internal + shoal_rt.user_size : NULL;
   GPU_CK(call, "clearing the GPU heap", shoal_gpu_v_memset(g.base, 0, g.size));
 
   /* Exchange IPC handles; map every peer of my node. */
@@ -357,6 +380,9 @@ void shoal_gpu_team_created(shmem_team_t team)
    * leftover of an earlier team in this slot must not hold. */
   GPU_CK("shmem_team_split_strided", "clearing the team's GPU sync words and scratch",
          shoal_gpu_v_memset(g.base + sync_off, 0, slot_bytes));
+  if (g.llbox)
+    GPU_CK("shmem_team_split_strided", "clearing the team's LL box",
+           shoal_gpu_v_memset(g.llbox + (size_t)t->slot * g.llbox_bytes, 0, g.llbox_bytes));
   pthread_mutex_lock(&g.lock);
   team_to_device(t);
   pthread_mutex_unlock(&g.lock);

@@ -18,7 +18,7 @@ EXTRA_DIST += gpu/gpu_cuda.c gpu/gpu_hip.c gpu/gpu_runtime.c gpu/gpu.h gpu/gpu_p
 	bench/gpu/results-h200x1-mps-dcoll-s4.csv bench/gpu/results-h200x1-mps-dcoll-ll-s4.csv \
 	bench/gpu/results-h200x1-mps-dcoll-ll2-s4.csv bench/gpu/results-h200x1-mps-dcoll-host-s4.csv \
 	bench/gpu/results-h100x1-proxy-shm-s5.csv bench/gpu/results-h100x1-proxy-tcp-s5.csv \
-	bench/gpu/results-h100x1-mps-grid-s5.csv bench/gpu/results-h100x1-mps-grid-nopct-s5.csv bench/gpu/results-h100x1-mps-watchdog-s6.csv bench/gpu/results-h100x1-mps-redscope-s7.csv \
+	bench/gpu/results-h100x1-mps-grid-s5.csv bench/gpu/results-h100x1-mps-grid-nopct-s5.csv bench/gpu/results-h100x1-mps-watchdog-s6.csv bench/gpu/results-h100x1-mps-redscope-s7.csv bench/gpu/results-h100x1-mps50-nvshmem-s8.csv bench/gpu/results-h100x1-mps-sizing-s8.csv bench/gpu/results-h100x1-mps-llbox-s8.csv \
 	bench/gpu/plots/put_bw.png bench/gpu/plots/collectives.png
 # gpu/gpu_lib.cu, the library's own kernels, is compiled by nvcc/hipcc;
 # libtool does not know those compilers, so the rule writes the libtool

@@ -286,7 +286,9 @@ for op, what, types in OPS:
             "ring (chunked reduce-scatter and all-gather with one signal per round; large "
             "teams).  On a team that spans nodes, where some node holds several members "
             "(each node's members being consecutive team PEs, at most 64 nodes), it is "
-            "hierarchical at every size: each node's members push their vector, in "
+            "hierarchical up to a size threshold (collectives/reduce_select.h, "
+            "SHOAL_HIER_MAX_BYTES: no limit today, as it measured faster at every size): "
+            "each node's members push their vector, in "
             "chunks of a pushbox ring, to the node's first member over shared memory, only these "
             "leaders exchange across nodes (one message per node pair and chunk), and each "
             "leader pushes the result back to its node (the GPU's collectives on such teams "
@@ -321,8 +323,14 @@ fam("shmemx_reduce_scatter", "reduce, and give each PE of a team one block of th
     "reduction with OP over the team of block i of source (elements i * nreduce to (i + 1) * "
     "nreduce - 1).  OP and TYPE as for shmem_TYPENAME_OP_reduce (and, or, xor on the bitwise "
     "types; min, max on the min/max types; sum, prod on the arithmetic types).  Each PE reads "
-    "its block from every member, so source must be symmetric; dest is only written locally "
-    "and must not overlap source.",
+    "its block from every member.  On a team that spans nodes, where some node holds several "
+    "members (consecutive team PEs per node, at most 64 nodes), it is hierarchical: each "
+    "node's first member reduces its node's sources over shared memory, these leaders send "
+    "each other leader only the blocks of that node's members (one message per node pair and "
+    "chunk of a pushbox ring), and each leader hands its members their blocks through their "
+    "pushboxes; SHOAL_COLL_HIER=0 keeps the flat form (the GPU's collectives on such teams "
+    "choose the same).  Either way other PEs read source, so it must be symmetric; dest is "
+    "only written by its own PE and must not overlap source.",
     [("team", "The team."), ("dest", "nreduce elements."), ("source", "Symmetric, n * nreduce elements."),
      ("nreduce", "Elements per block.")],
     RC, pats=[r"shmemx_\w+_reduce_scatter"], see=[f"shmem_{o}_reduce" for o, _, _ in OPS], hdr="shmemx.h")

@@ -18,7 +18,7 @@ const shoal_env_var shoal_env_vars[] = {
     {"SHOAL_TEAM_SCRATCH", "256K", "symmetric scratch bytes per team for collectives"},
     {"SHOAL_ALLREDUCE", "auto", "all-reduce algorithm: auto, oneshot, twoshot, ring, push, hier (GPU kernels: ring only)"},
     {"SHOAL_COLL_HIER", "1",
-     "1: all-reduce and fcollect on a team that spans nodes, with some node holding several "
+     "1: all-reduce, reduce-scatter and fcollect on a team that spans nodes, with some node holding several "
      "members, go node-wise (inside each node, leaders across nodes, back inside); 0: flat "
      "algorithms"},
     {"SHOAL_TRANSPORT", "auto",
@@ -28,6 +28,21 @@ const shoal_env_var shoal_env_vars[] = {
     {"FI_PROVIDER", "(best)",
      "libfabric provider for the remote transport, e.g. shm or \"tcp;ofi_rxm\" (unset: the "
      "first with RDM, RMA and atomics)"},
+    {"SHOAL_PROXY_HMEM", "1",
+     "GPU builds: 1: where the provider offers FI_HMEM with RMA, the host proxy registers every "
+     "PE's GPU heap and moves puts and gets between GPU heaps zero-copy; 0: always stage through "
+     "pinned host buffers"},
+    {"SHOAL_GPU_LL_BYTES", "512K",
+     "GPU builds: bytes of GPU memory per team for the kernels' LL (flag-in-data) collectives: "
+     "messages of up to 16 KB per PE (to all peers together) then go LL (0: the team scratch's "
+     "pushbox, a 32nd of SHOAL_TEAM_SCRATCH per member: less)"},
+    {"SHOAL_GPU_STREAM_GRID_MIN", "auto",
+     "GPU _on_stream collectives: bytes (per member) from which one kernel over many blocks runs "
+     "instead of one block (auto: 128K for fcollect, alltoall and broadcast, 256K for reductions; "
+     "tuning; the same on every PE)"},
+    {"SHOAL_GPU_STREAM_BLOCK_BYTES", "16K",
+     "GPU _on_stream collectives: bytes each block of that kernel takes at least (fewer blocks "
+     "for medium messages; 0: every block the GPU holds; the same on every PE)"},
     {"SHOAL_OFI_TIMEOUT", "120",
      "seconds a libfabric operation may wait for completion before the job ends with an error"},
     {"SHOAL_OFI_PROGRESS_US", "1000",
@@ -170,6 +185,7 @@ void shoal_env_load(shoal_env *env)
   env->team_scratch = size_var("SHOAL_TEAM_SCRATCH");
   if (env->team_scratch < 4096) env->team_scratch = 4096;
   env->team_scratch = (env->team_scratch + 63) & ~(size_t)63;
+  env->gpu_ll_bytes = size_var("SHOAL_GPU_LL_BYTES") & ~(size_t)63;
   env->allreduce = choice_var("SHOAL_ALLREDUCE", algos);
   env->coll_hier = parse_bool(env_or_default("SHOAL_COLL_HIER"));
   env->transport = choice_var("SHOAL_TRANSPORT", transports);

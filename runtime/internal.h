@@ -39,8 +39,9 @@ typedef struct shoal_env {
   int pes_per_node;        /* SHOAL_PES_PER_NODE, 0 = real nodes */
   int max_teams;           /* SHOAL_MAX_TEAMS */
   size_t team_scratch;     /* SHOAL_TEAM_SCRATCH */
+  size_t gpu_ll_bytes;     /* SHOAL_GPU_LL_BYTES */
   const char *allreduce;   /* SHOAL_ALLREDUCE: auto, oneshot, twoshot, ring, push, hier */
-  bool coll_hier;          /* SHOAL_COLL_HIER: hierarchical all-reduce and fcollect across nodes */
+  bool coll_hier;          /* SHOAL_COLL_HIER: hierarchical all-reduce, reduce-scatter, fcollect across nodes */
   const char *transport;   /* SHOAL_TRANSPORT: auto, ofi */
   bool symmetric_data;     /* SHOAL_SYMMETRIC_DATA: remap data/bss as symmetric */
   const char *bootstrap;   /* SHOAL_BOOTSTRAP: auto, pmix, env */

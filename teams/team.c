@@ -37,7 +37,7 @@ static void slot_give(int s) { slot_free[s / 64] |= 1ull << (s % 64); }
 /* Split a sender's share of the pushbox into a ring: several slots let a
  * sender (a broadcast root above all) run that many collectives ahead of
  * a slow receiver, but only while each slot stays a useful size. */
-static void pushbox_shape(shoal_team *t, size_t per_sender, int depth)
+void shoal_team_pushbox_shape(shoal_team *t, size_t per_sender, int depth)
 {
   while (depth > 1 && per_sender / (size_t)depth < SHOAL_PUSHBOX_MIN_SLOT) depth /= 2;
   t->pushbox_depth = depth;
@@ -130,7 +130,7 @@ static void team_setup(shoal_team *t, int start, int stride, int size, int slot)
   /* pushbox: the upper half of scratch, a ring of slots per member */
   size_t half = (t->scratch_size / 2) & ~(size_t)15;
   t->pushbox = t->scratch + half;
-  pushbox_shape(t, size > 0 ? (t->scratch_size - half) / (size_t)size : 0, SHOAL_PUSHBOX_DEPTH);
+  shoal_team_pushbox_shape(t, size > 0 ? (t->scratch_size - half) / (size_t)size : 0, SHOAL_PUSHBOX_DEPTH);
   t->pushbox_by_world = 0;
   t->all_mapped = 1;
   for (int i = 0; i < size; i++)
@@ -203,7 +203,7 @@ shoal_team *shoal_team_active_set(int start, int log_stride, int size)
   a->team.scratch = NULL;
   a->team.scratch_size = 0;
   a->team.pushbox = shoal_rt.heap_seg.base + active_pushbox_off;
-  pushbox_shape(&a->team, SHOAL_ACTIVE_PUSHBOX_SLOT * SHOAL_ACTIVE_PUSHBOX_DEPTH, SHOAL_ACTIVE_PUSHBOX_DEPTH);
+  shoal_team_pushbox_shape(&a->team, SHOAL_ACTIVE_PUSHBOX_SLOT * SHOAL_ACTIVE_PUSHBOX_DEPTH, SHOAL_ACTIVE_PUSHBOX_DEPTH);
   a->team.pushbox_by_world = 1;
   a->team.hier = 0;   /* the deprecated sets keep the flat algorithms */
   a->log_stride = log_stride;

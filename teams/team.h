@@ -91,7 +91,7 @@ struct shoal_team {
   int hier_node;             /* my node's index, 0 .. hier_nodes - 1 */
   int hier_first[SHOAL_HIER_MAX_NODES + 1];   /* node j: team PEs [first[j], first[j + 1]),
                                                  its leader first[j] */
-  unsigned coll_logged;      /* host: the all-reduce algorithms SHMEM_DEBUG has named for this team */
+  unsigned coll_logged;      /* host: the reduction algorithms SHMEM_DEBUG has named for this team */
 };
 enum { SHOAL_TEAM_LIVE = 0x7ea1u, SHOAL_TEAM_DESTROYED = 0xdeadu };
 typedef struct shoal_team shoal_team;

@@ -13,4 +13,8 @@ SHOAL_HIDDEN shoal_team *shoal_team_active_set(int start, int log_stride, int si
  * naming call. */
 SHOAL_HIDDEN bool shoal_team_handle_ok(const char *call, shmem_team_t team);
 
+/* A sender's per_sender bytes of t's pushbox as a ring of up to depth
+ * slots (t->pushbox_slot, t->pushbox_depth). */
+SHOAL_HIDDEN void shoal_team_pushbox_shape(shoal_team *t, size_t per_sender, int depth);
+
 #endif

@@ -67,7 +67,8 @@ int main(int argc, char **argv)
          config_value(config, "ofi", buf, sizeof buf));
   printf("  host proxy    %s (GPU kernels reach PEs on other nodes through it; SHOAL_TRANSPORT=proxy\n"
          "                for the CPU API): active messages over libfabric RDM (FI_MSG, FI_ORDER_SAS);\n"
-         "                GPU data staged through pinned host buffers, FI_HMEM zero-copy not used;\n"
+         "                puts/gets between GPU heaps zero-copy where the provider offers FI_HMEM\n"
+         "                with RMA (SHOAL_PROXY_HMEM=0: always staged through pinned host buffers);\n"
          "                SHMEM_DEBUG=1 names the provider, FI_HMEM support and each peer's path\n",
          config_value(config, "proxy", buf, sizeof buf));
   printf("Bootstrap:      PMIx %s (without a launcher a program runs as one PE)\n",

@@ -1,5 +1,6 @@
 /* Collective latency for any OpenSHMEM 1.4+ library: barrier, broadcast,
- * fcollect, alltoall and sum reduction by size, on all PEs.
+ * fcollect, alltoall and sum reduction by size, on all PEs (and, built
+ * against Shoal, its reduce-scatter).
  *
  *   oshrun -np 4 ./bench_coll [-o results.csv] [-l label] [-m max_bytes] [-t test] [-s step]
  *
@@ -12,6 +13,9 @@
  * -t runs only the test of that name (e.g. long_sum_reduce); -s 2 doubles
  * the size from 4 KB on (default: times 4). */
 #include <shmem.h>
+#ifdef SHOAL_TYPES_H
+#include <shmemx.h>   /* Shoal's reduce-scatter */
+#endif
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,10 +33,10 @@ static double now_us(void)
 }
 
 enum { T_BARRIER, T_BCAST, T_FCOLLECT, T_ALLTOALL, T_SUM, T_SUM_TEAM, T_BCAST_TEAM, T_FCOLLECT_TEAM,
-       T_ALLTOALL_TEAM, N_TESTS };
+       T_ALLTOALL_TEAM, T_RS_TEAM, N_TESTS };
 static const char *const names[N_TESTS] = {"barrier_all", "broadcast64", "fcollect64", "alltoall64",
                                            "long_sum_to_all", "long_sum_reduce", "broadcastmem",
-                                           "fcollectmem", "alltoallmem"};
+                                           "fcollectmem", "alltoallmem", "long_sum_reduce_scatter"};
 
 /* Two pSync and pWrk sets, alternated, as 1.4 asks for back-to-back calls. */
 static long psync[2][SHMEM_REDUCE_SYNC_SIZE > SHMEM_BCAST_SYNC_SIZE ? SHMEM_REDUCE_SYNC_SIZE
@@ -61,6 +65,8 @@ static void run(int test, size_t bytes, long iters)
     case T_BCAST_TEAM: shmem_broadcastmem(SHMEM_TEAM_WORLD, dst, src, bytes, 0); break;
     case T_FCOLLECT_TEAM: shmem_fcollectmem(SHMEM_TEAM_WORLD, dst, src, bytes); break;
     case T_ALLTOALL_TEAM: shmem_alltoallmem(SHMEM_TEAM_WORLD, dst, src, bytes); break;
+    /* bytes: each member's block (the source holds npes blocks) */
+    case T_RS_TEAM: shmemx_long_sum_reduce_scatter(SHMEM_TEAM_WORLD, (long *)dst, (long *)src, n64); break;
 #endif
     default: break;
     }
@@ -71,7 +77,8 @@ static void run(int test, size_t bytes, long iters)
  * big messages.  The same on every PE (a collective). */
 static long iters_for(int test, size_t bytes)
 {
-  int per_pe = test == T_FCOLLECT || test == T_ALLTOALL || test == T_FCOLLECT_TEAM || test == T_ALLTOALL_TEAM;
+  int per_pe = test == T_FCOLLECT || test == T_ALLTOALL || test == T_FCOLLECT_TEAM || test == T_ALLTOALL_TEAM ||
+               test == T_RS_TEAM;
   size_t moved = bytes * (per_pe ? (size_t)npes : 1);
   long n = (long)((64u << 20) / (moved + 256));
   if (n > 2000) n = 2000;

@@ -1,6 +1,8 @@
 #!/bin/sh
 # Hierarchical against flat all-reduce (shmem_long_sum_reduce on the world
-# team; SHOAL_BENCH_TEST=fcollectmem for fcollect) in one run of this script: bench/coll/bench_coll under the same
+# team; SHOAL_BENCH_TEST=fcollectmem for fcollect,
+# SHOAL_BENCH_TEST=long_sum_reduce_scatter for the reduce-scatter, bytes
+# per member's block) in one run of this script: bench/coll/bench_coll under the same
 # launcher, "nodes" of SHOAL_PES_PER_NODE PEs (default 2) over libfabric
 # FI_PROVIDER (default shm), alternately with the hierarchical algorithm
 # (auto) and with SHOAL_COLL_HIER=0 (auto's flat choice), SHOAL_BENCH_RUNS

@@ -262,12 +262,11 @@ static inline int shoal_grid_gpu_sharers(void)
     if (SHOAL_GPURT(GetDeviceCount)(&ngpu) != SHOAL_GPURT(Success) || ngpu < 1) ngpu = 1;
     int local = shmem_team_n_pes(shoalh_team_node);
     sharers = local > ngpu ? (local + ngpu - 1) / ngpu : 1;
-    /* Under MPS with an active-thread percentage the runtime already
-     * reports only this process's share of the SMs (66 of 132 at 50%):
-     * divide by the sharers the percentage does not account for. */
-    const char *pct = getenv("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE");
-    int p = pct ? atoi(pct) : 100;
-    if (p > 0 && p < 100) sharers = (sharers * p + 99) / 100;
+    /* Under MPS with an active-thread percentage the runtime reports only
+     * this process's share of the SMs (66 of 132 at 50%), but the shares
+     * are limits, not a partition: two PEs at 50% with 66 blocks each did
+     * not all become resident on one H100 (the grid barrier timed out), so
+     * the SMs reported are still divided among the sharers. */
     if (sharers < 1) sharers = 1;
   }
   return sharers;

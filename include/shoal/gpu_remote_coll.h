@@ -26,8 +26,13 @@
  *    broadcast where a team has no pushbox: the root's source symmetric);
  *  - fcollect (dest symmetric): the hierarchical one (collectives/hier.h)
  *    where the node layout allows it, else collectives/fcollect.h;
- *  - reduce-scatter and the prefix sums (source symmetric), alltoall (dest
- *    symmetric): collectives/reduce_scatter.h, scan.h, alltoall.h.
+ *  - reduce-scatter (source symmetric): the hierarchical one
+ *    (collectives/hier.h: the leader reads its node's sources over
+ *    load/store, leaders exchange only the other nodes' ranges) where the
+ *    node layout allows it, as the CPU's selection (shoal_reduce_scatter_pick),
+ *    else collectives/reduce_scatter.h;
+ *  - the prefix sums (source symmetric), alltoall (dest symmetric):
+ *    scan.h, alltoall.h.
  * Buffers are global device memory (the proxy copies from and to them with
  * the GPU runtime), not __shared__ or local memory. */
 #ifndef SHOAL_GPU_REMOTE_COLL_H
@@ -119,7 +124,7 @@ static __device__ __noinline__ void shoal_gpu_rcoll_run(const char *call, int wh
     shoal_gpu_rcoll_need_sym(call, "source", src, all);
     if (n && d < s + all && s < d + n * es)
       shoal_gpu_rcoll_fail(call, "dest", dest, "overlaps the source (peers read all of it)");
-    shoal_coll_reduce_scatter(t, type, op, dest, src, n);
+    shoal_coll_reduce_scatter_run(t, shoal_reduce_scatter_pick(t, n, es), type, op, dest, src, n);   /* hier or flat */
     break;
   }
   case SHOAL_GPU_RC_INSCAN:

@@ -609,7 +609,7 @@ __device__ inline void shoal_gpu_reduce_block_only(const char *call, shoal_team 
 {
   if (algo == SHOAL_REDUCE_LL) {
     shoal_gpu_reduce_ll_block<T, OP>(t, dest, src, n);
-  } else if (algo == SHOAL_REDUCE_CHANNELS) {   /* more members than a lane's tables hold */
+  } else if (algo == SHOAL_REDUCE_CHANNELS || algo == SHOAL_ALLREDUCE_HIER) {   /* more members than a lane's tables hold, or nodes */
     shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, n, scatter);
   } else {
     if (shoal_gpu_block_tid() == 0) shoal_gpu_fail(call, src, -1);   /* the source must be symmetric */
@@ -819,6 +819,44 @@ static inline int shoal_gpu_stream_blocks(K *kernel)
   if (!blocks) blocks = shmemx_grid_max_blocks(kernel, SHOAL_GPU_LAUNCH_THREADS, 0);
   return blocks;
 }
+/* Tuning knobs of the _on_stream launches, read once: from how many bytes
+ * (per member) the grid kernel runs (SHOAL_GPU_STREAM_GRID_MIN; 0: the
+ * table's SHOAL_GPU_MOVE_GRID_MIN and SHOAL_GPU_GRID_MIN) and how many
+ * bytes each of its blocks takes at least (SHOAL_GPU_STREAM_BLOCK_BYTES;
+ * 0: every block the GPU holds).  K, M, G suffixes.  Every PE must set
+ * the same values: the grids must match. */
+static inline size_t shoal_gpu_env_bytes(const char *name, size_t dflt)
+{
+  const char *e = getenv(name);
+  if (!e || !*e) return dflt;
+  char *end;
+  unsigned long long v = strtoull(e, &end, 0);
+  if (*end == 'K' || *end == 'k') v <<= 10;
+  else if (*end == 'M' || *end == 'm') v <<= 20;
+  else if (*end == 'G' || *end == 'g') v <<= 30;
+  return (size_t)v;
+}
+static inline size_t shoal_gpu_stream_knob(int which)
+{
+  static size_t v[2];
+  static bool read;
+  if (!read) {
+    v[0] = shoal_gpu_env_bytes("SHOAL_GPU_STREAM_GRID_MIN", 0);
+    v[1] = shoal_gpu_env_bytes("SHOAL_GPU_STREAM_BLOCK_BYTES", SHOAL_GPU_BLOCK_BYTES);
+    read = true;
+  }
+  return v[which];
+}
+/* Blocks of a grid _on_stream kernel moving `bytes` (per member). */
+template <class K>
+static inline int shoal_gpu_stream_grid(K *kernel, size_t bytes)
+{
+  int max = shoal_gpu_stream_blocks(kernel);
+  size_t per = shoal_gpu_stream_knob(1);
+  if (!per) return max;
+  size_t want = (bytes + per - 1) / per;
+  return want < 1 ? 1 : want < (size_t)max ? (int)want : max;
+}
 static inline int shoal_gpu_launched(const char *call)
 {
   shoal_gpu_hcheck(call, SHOAL_GPURT(GetLastError)());
@@ -843,8 +881,9 @@ template <class shoal_unused = void>
 static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_team_t team, void *dest,
                                            const void *src, size_t nbytes, int root, shoal_gpu_stream_t stream)
 {
-  if (nbytes >= SHOAL_GPU_GRID_MIN && shoalx_gpu_heap_has(dest)) {
-    shoal_gpu_k_move_grid<><<<shoal_gpu_stream_blocks(shoal_gpu_k_move_grid<>), SHOAL_GPU_LAUNCH_THREADS, 0,
+  size_t grid_min = shoal_gpu_stream_knob(0) ? shoal_gpu_stream_knob(0) : SHOAL_GPU_MOVE_GRID_MIN;
+  if (nbytes >= grid_min && shoalx_gpu_heap_has(dest)) {
+    shoal_gpu_k_move_grid<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid<>, nbytes), SHOAL_GPU_LAUNCH_THREADS, 0,
                               stream>>>(which, team, dest, src, nbytes, root);
   } else {
     shoal_gpu_k_coll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(which, team, dest, src, nbytes, root);
@@ -883,6 +922,7 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
   a.es = sizeof(T);
   a.team_size = scatter ? shmem_team_n_pes(team) : 1;
   a.in_place = dest == src;
+  a.grid_min = shoal_gpu_stream_knob(0);
   /* the grid kernel reads the peers' sources: in the GPU heap; a partial
    * overlap goes to the one-block kernel, which reports it */
   size_t sb = nreduce * sizeof(T) * (size_t)(a.team_size > 0 ? a.team_size : 1), db = nreduce * sizeof(T);
@@ -890,7 +930,7 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
   a.src_sym = sb && shoalx_gpu_heap_has(src) && shoalx_gpu_heap_has(s + sb - 1) &&
               (d == s || d + db <= s || s + sb <= d);
   if (shoal_reduce_select(&a) == SHOAL_REDUCE_LAUNCH_GRID) {
-    shoal_gpu_k_reduce_grid<T, OP><<<shoal_gpu_stream_blocks(shoal_gpu_k_reduce_grid<T, OP>),
+    shoal_gpu_k_reduce_grid<T, OP><<<shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP>, sb),
                                      SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce, scatter);
   } else {
     shoal_gpu_k_reduce<T, OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce, scatter);

@@ -1,9 +1,10 @@
 #!/bin/sh
-# The hierarchical all-reduce (tests/coll/test_hier.c) at 4 PEs on "nodes"
+# The hierarchical all-reduce and reduce-scatter (tests/coll/test_hier.c) at 4 PEs on "nodes"
 # of 2 + 2 PEs (SHOAL_PES_PER_NODE=2) and of 3 + 1 (=3), then once with
 # SHOAL_COLL_HIER=0 (flat algorithms, same results).  Each run goes under
-# SHMEM_DEBUG, whose lines say which algorithm each team's all-reduce
-# took: the world team and PEs 1..3 must take hier, the even PEs must not,
+# SHMEM_DEBUG, whose lines say which algorithm each team's all-reduce and
+# reduce-scatter took: the world team and PEs 1..3 must take hier for
+# both, the even PEs must not,
 # and with SHOAL_COLL_HIER=0 nobody may.  FI_PROVIDER defaults to shm.
 srcdir=$(dirname "$0")
 if ! grep -q '^#define SHOAL_HAVE_OFI 1' config.h 2>/dev/null; then
@@ -15,8 +16,8 @@ unset SHOAL_ALLREDUCE
 log=${TMPDIR:-/tmp}/shoal-hier.$$.log
 trap 'rm -f "$log"' EXIT
 status=0
-took() {   # took TEAM ALGO: some PE's all-reduce on TEAM ("start + stride i (n PEs") took ALGO
-  grep -q "world PEs $1 PEs.* takes $2\$" "$log"
+took() {   # took TEAM ALGO [KIND]: some PE's KIND (all-reduce) on TEAM ("start + stride i (n PEs") took ALGO
+  grep -q "${3:-all-reduce} on the team of world PEs $1 PEs.* takes $2\$" "$log"
 }
 for k in 2 3 2:flat; do
   case $k in
@@ -34,9 +35,13 @@ for k in 2 3 2:flat; do
     continue
   fi
   for team in "0 + 1 i (4" "1 + 1 i (3"; do
-    took "$team" hier || { echo "FAIL: the team of world PEs $team PEs) did not take hier"; status=1; }
+    for kind in all-reduce reduce-scatter; do
+      took "$team" hier $kind || { echo "FAIL: the team of world PEs $team PEs) did not take hier ($kind)"; status=1; }
+    done
   done
-  took "0 + 2 i (2" hier && { echo "FAIL: the even PEs (one node, or one PE per node) took hier"; status=1; }
+  for kind in all-reduce reduce-scatter; do
+    took "0 + 2 i (2" hier $kind && { echo "FAIL: the even PEs (one node, or one PE per node) took hier ($kind)"; status=1; }
+  done
   took "0 + 2 i (2" push || { echo "FAIL: the even PEs did not take the flat push"; status=1; }
 done
 exit $status

@@ -10,7 +10,7 @@ trap 'rm -f "$log"' EXIT
 SHOAL_TEST_NPS=${SHOAL_TEST_NPS_COLL:-1 2 3 4} "$srcdir/../run-pe.sh" ./tests/coll/test_reduce "$@" >"$log" 2>&1
 rc=$?
 grep -v ': debug: ' "$log"
-grep ': debug: .* takes ' "$log" | sed 's/.* takes /takes /' | sort | uniq -c
+grep ': debug: .* takes ' "$log" | sed 's/.*debug: [a-z0-9_]*: //; s/ on the team .* takes / takes /' | sort | uniq -c
 [ $rc -eq 0 ] || exit $rc
 if [ -z "${SHOAL_PES_PER_NODE:-}" ] && [ "${SHOAL_TRANSPORT:-auto}" = auto ] &&
    ! grep -q ' takes ring-scope$' "$log"; then

@@ -2,15 +2,17 @@
  * "nodes" (SHOAL_PES_PER_NODE=k: k consecutive PEs share memory, libfabric
  * between them): every op of every reduction type class, the 16-bit
  * floats, sizes 1, 7, 1000 and 100001 (many pushbox chunks), in place and
- * not, fresh data, poisoned outputs, every element checked; fcollect of
- * the same sizes in bytes, also hierarchical on these teams.
+ * not, fresh data, poisoned outputs, every element checked; reduce-scatter
+ * (every op and type class, the same sizes per member) and fcollect of the
+ * same sizes in bytes, also hierarchical on these teams.
  *
  * Teams: world; PEs 1.. (3 PEs at 4: nodes of 1 + 2 with k = 2, 2 + 1 with
  * k = 3); every other PE (at k = 2 one member per node: flat; at k = 3 one
  * node: flat, all mapped); PEs 0..2.  hier.sh runs it at 4 PEs with k = 2
  * and 3 under SHMEM_DEBUG and checks, from the library's debug lines, that
- * the teams whose layout allows it took the hierarchical algorithm and the
- * others did not (and, with SHOAL_COLL_HIER=0, that none did). */
+ * the teams whose layout allows it took the hierarchical all-reduce and
+ * reduce-scatter and the others did not (and, with SHOAL_COLL_HIER=0,
+ * that none did). */
 #include "shoal_test.h"
 #include <complex.h>
 
@@ -23,7 +25,8 @@ static int errors;
 
 #define BIG 100001
 #define BUF_BYTES (sizeof(long double) * (BIG + 16))
-static void *buf_a, *buf_b;
+static void *buf_a, *buf_b, *buf_rs;   /* buf_rs: reduce-scatter sources, n blocks */
+#define RS_BYTES(n) (16 * (BIG + 16) * (size_t)(n))   /* the widest type run at BIG: 16 bytes */
 
 /* Values whose sums and products are exact in every type over 4 PEs. */
 static inline long long datum(const char *op, int pe, size_t i, unsigned salt)
@@ -75,6 +78,32 @@ static inline long long datum(const char *op, int pe, size_t i, unsigned salt)
   X(double _Complex, complexd, sum) X(float _Complex, complexf, prod)
 ALL_OPS(HIER_TEST)
 
+/* Reduce-scatter: member me gets block me (ne elements) of the reduction
+ * of every member's source of n blocks (hierarchical on the same teams:
+ * the leader reduces its node's sources, leaders exchange the other
+ * nodes' ranges, each member gets its block). */
+#define RS_TEST(T, N, OP) \
+  static void rs_##N##_##OP(shmem_team_t t, const char *tn, size_t ne, unsigned salt) \
+  { \
+    int me = shmem_team_my_pe(t), n = shmem_team_n_pes(t); \
+    T *src = buf_rs, *dst = buf_b; \
+    shoal_test_poison(buf_b, sizeof(T) * (ne + 1)); \
+    for (size_t i = 0; i < ne * (size_t)n; i++) src[i] = (T)datum(#OP, wpe(t, me), i, salt); \
+    CHECK(shmemx_##N##_##OP##_reduce_scatter(t, dst, src, ne) == 0, "rs rc"); \
+    for (size_t i = 0; i < ne; i++) { \
+      size_t k = (size_t)me * ne + i; \
+      T want = (T)datum(#OP, wpe(t, 0), k, salt); \
+      for (int q = 1; q < n; q++) want = (T)REF_##OP(want, (T)datum(#OP, wpe(t, q), k, salt)); \
+      if (dst[i] != want) { \
+        CHECK(0, #N "_" #OP "_reduce_scatter %s n %zu: element %zu wrong", tn, ne, i); \
+        break; \
+      } \
+    } \
+    CHECK(((unsigned char *)dst)[sizeof(T) * ne] == POISON_BYTE, "reduce_scatter wrote past the end"); \
+    shmem_team_sync(t); \
+  }
+ALL_OPS(RS_TEST)
+
 /* A small broadcast between reductions: its pushes take one pushbox slot
  * each, the hierarchical all-reduce's take a whole ring; both count on the
  * same per-pair credits. */
@@ -124,6 +153,8 @@ START_TEST(test_hier)
   int n = shmem_n_pes();
   buf_a = shmem_malloc(BUF_BYTES);
   buf_b = shmem_malloc(BUF_BYTES);
+  buf_rs = shmem_malloc(RS_BYTES(n));
+  ck_assert_ptr_nonnull(buf_rs);
   ck_assert_ptr_nonnull(buf_a);
   ck_assert_ptr_nonnull(buf_b);
   shmem_team_t t[N_HTEAMS] = {SHMEM_TEAM_WORLD, SHMEM_TEAM_INVALID, SHMEM_TEAM_INVALID, SHMEM_TEAM_INVALID};
@@ -144,6 +175,12 @@ START_TEST(test_hier)
           hier_##N##_##OP(t[k], hname[k], ne, salt, ip);
         ALL_OPS(RUN)
 #undef RUN
+#define RUN_RS(T, N, OP) \
+        if (ip == 0 && (ne < BIG || !strcmp(#N #OP, "uintxor") || !strcmp(#N #OP, "doublemin") || \
+                        !strcmp(#N #OP, "intsum") || !strcmp(#N #OP, "complexdsum"))) \
+          rs_##N##_##OP(t[k], hname[k], ne, salt + 5);
+        ALL_OPS(RUN_RS)
+#undef RUN_RS
         bcast_between(t[k], hname[k], salt);
         if (ip == 0) fcollect_check(t[k], hname[k], ne, salt);
       }
@@ -151,6 +188,7 @@ START_TEST(test_hier)
   for (int k = 1; k < N_HTEAMS; k++) shmem_team_destroy(t[k]);
   shmem_free(buf_a);
   shmem_free(buf_b);
+  shmem_free(buf_rs);
   ck_assert_int_eq(errors, 0);
 }
 END_TEST
@@ -202,6 +240,35 @@ START_TEST(test_hier_bf16)
       if (!ip) CHECK(((unsigned char *)bd)[sizeof *bd * NE] == POISON_BYTE, "bf16 wrote past the end");
       shmem_barrier_all();
     }
+  shmem_free(bs);
+  shmem_free(bd);
+  /* reduce-scatter: NE per member, from n blocks */
+  bs = shmem_malloc(sizeof *bs * NE * (size_t)n);
+  bd = shmem_malloc(sizeof *bd * (NE + 1));
+  for (int o = 0; o < 4; o++) {
+    unsigned salt = 70u + (unsigned)o;
+    shoal_test_poison(bd, sizeof *bd * (NE + 1));
+    for (size_t i = 0; i < NE * (size_t)n; i++) bs[i] = float_to_bf16((float)datum(ops[o], me, i, salt));
+    int rc = o == 0 ? shmemx_bfloat16_sum_reduce_scatter(SHMEM_TEAM_WORLD, bd, bs, NE)
+           : o == 1 ? shmemx_bfloat16_prod_reduce_scatter(SHMEM_TEAM_WORLD, bd, bs, NE)
+           : o == 2 ? shmemx_bfloat16_min_reduce_scatter(SHMEM_TEAM_WORLD, bd, bs, NE)
+                    : shmemx_bfloat16_max_reduce_scatter(SHMEM_TEAM_WORLD, bd, bs, NE);
+    CHECK(rc == 0, "bf16 reduce_scatter rc");
+    for (size_t i = 0; i < NE; i++) {
+      size_t k = (size_t)me * NE + i;
+      float want = (float)datum(ops[o], 0, k, salt);
+      for (int q = 1; q < n; q++) {
+        float v = (float)datum(ops[o], q, k, salt);
+        want = o == 0 ? want + v : o == 1 ? want * v : o == 2 ? (v < want ? v : want) : (v > want ? v : want);
+      }
+      if (bf16_to_float(bd[i]) != want) {
+        CHECK(0, "bfloat16 %s reduce_scatter element %zu: %g != %g", ops[o], i, bf16_to_float(bd[i]), want);
+        break;
+      }
+    }
+    CHECK(((unsigned char *)bd)[sizeof *bd * NE] == POISON_BYTE, "bf16 reduce_scatter wrote past the end");
+    shmem_barrier_all();
+  }
   shmem_free(bs);
   shmem_free(bd);
   ck_assert_int_eq(errors, 0);

@@ -119,9 +119,14 @@ done
 # own "node"), on shm and tcp;ofi_rxm, and mixed (2 PEs per "node" at 4).
 # test_rcoll: every GPU collective with members behind the proxy.
 for prov in shm "tcp;ofi_rxm"; do
-  for p in test_proxy test_device test_coll ring_put_signal "test_multi_tu $O/libmtu_dl.so"; do
+  for p in test_proxy test_device test_coll test_host test_grid ring_put_signal fused_allreduce \
+           "test_multi_tu $O/libmtu_dl.so"; do
     echo "== $p with 2 PEs, every peer behind the proxy (FI_PROVIDER=$prov)"
     (export SHOAL_PES_PER_NODE=1 FI_PROVIDER="$prov"; launch 2 $O/$p) || { echo "FAIL: $p through the proxy ($prov)"; status=1; }
+  done
+  for p in test_proxy test_device test_coll; do
+    echo "== $p with 4 PEs, every peer behind the proxy (FI_PROVIDER=$prov)"
+    (export SHOAL_PES_PER_NODE=1 FI_PROVIDER="$prov"; launch 4 $O/$p) || { echo "FAIL: $p through the proxy, 4 PEs ($prov)"; status=1; }
   done
 done
 for np in 2 4; do
@@ -132,15 +137,16 @@ for p in test_proxy test_device test_rcoll; do
   echo "== $p with 4 PEs, 2 per node (load/store and proxy)"
   (export SHOAL_PES_PER_NODE=2 FI_PROVIDER=shm; launch 4 $O/$p) || { echo "FAIL: $p mixed"; status=1; }
 done
-# The hierarchical all-reduce: nodes of 2 + 2 and 3 + 1 PEs; SHMEM_DEBUG
-# must say the world team's all-reduce is hierarchical.
+# The hierarchical all-reduce and reduce-scatter: nodes of 2 + 2 and 3 + 1
+# PEs; SHMEM_DEBUG must say the world team's are hierarchical.
 for k in 2 3; do
-  echo "== test_hier with 4 PEs, $k per node (hierarchical all-reduce)"
+  echo "== test_hier with 4 PEs, $k per node (hierarchical all-reduce and reduce-scatter)"
   (export SHOAL_PES_PER_NODE=$k FI_PROVIDER=shm SHMEM_DEBUG=1; launch 4 $O/test_hier) > "$O/test_hier.$k.log" 2>&1
   rc=$?
   grep -v ': debug: ' "$O/test_hier.$k.log" | tail -20
   grep 'GPU runtime: team of world PEs' "$O/test_hier.$k.log" | sed 's/.*debug: //' | sort | uniq -c
-  if [ $rc -ne 0 ] || ! grep -q 'team of world PEs 0 + 1 i (4 PEs): .*all-reduce hierarchical' "$O/test_hier.$k.log"; then
+  if [ $rc -ne 0 ] || ! grep -q 'team of world PEs 0 + 1 i (4 PEs): .*all-reduce hierarchical' "$O/test_hier.$k.log" ||
+     ! grep -q 'team of world PEs 0 + 1 i (4 PEs): .*reduce-scatter hierarchical' "$O/test_hier.$k.log"; then
     echo "FAIL: test_hier with $k PEs per node (exit $rc)"; status=1
   fi
 done

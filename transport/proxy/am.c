@@ -7,7 +7,15 @@
  * sending chunk k); receives are a pool posted once and re-posted after
  * each message is applied.  Transmit and receive completions have their
  * own queues, so a handler that must answer can wait for a free send
- * buffer without applying further messages (no recursion). */
+ * buffer without applying further messages (no recursion).
+ *
+ * Zero-copy: where the provider offers FI_HMEM with RMA for this GPU's
+ * memory, every PE registers its GPU heap and a put from my GPU heap to a
+ * peer's (a get into mine) is one fi_write (fi_read) between the heaps,
+ * no staging and no work for the peer's proxy.  It completes with
+ * FI_DELIVERY_COMPLETE before anything else goes to that peer, and waits
+ * first for the peer to have applied my earlier messages, so it keeps the
+ * order messages have (fence, put-then-signal). */
 #include "am.h"
 
 #include <errno.h>
@@ -18,6 +26,7 @@
 #include <rdma/fi_endpoint.h>
 #include <rdma/fi_eq.h>
 #include <rdma/fi_errno.h>
+#include <rdma/fi_rma.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +64,12 @@ typedef struct am_req {
   uint64_t result;
 } am_req;
 
+/* A zero-copy RMA in flight (its completion context). */
+typedef struct am_rma {
+  struct fi_context2 ctx;   /* first: the completion's op_context */
+  am_req r;
+} am_rma;
+
 static struct {
   bool on, hmem;
   struct fi_info *info;
@@ -78,6 +93,12 @@ static struct {
   double timeout_s;
   size_t chunk;             /* payload bytes per message */
   bool pinned;              /* bufs registered with the GPU runtime */
+  bool rma_caps;            /* the endpoint has FI_RMA | FI_HMEM */
+  bool zc;                  /* every PE registered its GPU heap: zero-copy RMA between heaps */
+  struct fid_mr *gmr;       /* my GPU heap's registration */
+  void *gdesc;
+  uint64_t *gkey, *gaddr;   /* [pe]: its GPU heap's key and RMA address of offset 0 */
+  const char *zc_why;       /* why zero-copy is off (SHMEM_DEBUG, shoal-info) */
 } A = {.lock = PTHREAD_MUTEX_INITIALIZER, .gpu_device = -1};
 
 static const char *prov(void)
@@ -86,6 +107,11 @@ static const char *prov(void)
 }
 const char *shoal_am_provider(void) { return prov(); }
 bool shoal_am_hmem(void) { return A.hmem; }
+bool shoal_am_zero_copy(const char **why)
+{
+  if (why) *why = A.zc_why ? A.zc_why : "";
+  return A.zc;
+}
 bool shoal_am_on(void) { return A.on; }
 
 static double now_s(void)
@@ -202,7 +228,12 @@ static bool poll_tx(const char *call)
   if (r == -FI_EAVAIL) cq_fail(call, A.txcq);
   if (r <= 0) return false;
   for (ssize_t i = 0; i < r; i++) {
-    am_buf *b = e[i].op_context;
+    char *c = e[i].op_context;
+    if (c < (char *)A.bufs || c >= (char *)A.bufs + A.bufs_bytes) {   /* a zero-copy RMA */
+      ((am_rma *)(void *)c)->r.got = 1;
+      continue;
+    }
+    am_buf *b = (am_buf *)(void *)c;
     b->next_free = A.free_send;
     A.free_send = b;
   }
@@ -353,6 +384,7 @@ static void *service_main(void *arg)
     /* Copies and AMO kernels on my GPU heap run in this thread too. */
     int want = __atomic_load_n(&A.gpu_device, __ATOMIC_ACQUIRE);
     if (want != dev && want >= 0) {
+      shoal_gpu_v_relax_capture();   /* a user thread may capture a graph meanwhile */
       const char *err = shoal_gpu_v_set_device(want);
       if (err) shoal_error("GPU/host proxy", "selecting GPU %d: %s", want, err);
       dev = want;
@@ -377,10 +409,75 @@ static void check_pe(const char *call, int pe)
   if ((unsigned)pe >= (unsigned)shoal_dstate.n_pes) shoal_bad_pe(call, pe);
 }
 
+/* ---- zero-copy between GPU heaps (FI_HMEM) -------------------------------- */
+
+/* n bytes at p lie in my GPU heap (registered: a local RMA buffer). */
+static bool zc_local(const void *p, size_t n)
+{
+  size_t o = shoal_region_offset(p, A.base[SHOAL_AM_GPU_HEAP], A.size[SHOAL_AM_GPU_HEAP]);
+  return o != SIZE_MAX && n <= A.size[SHOAL_AM_GPU_HEAP] - o;
+}
+
+/* pe has applied every put and AMO I sent it (a quiet of one peer), so an
+ * RMA that follows cannot overtake them.  Lock held. */
+static void settle_pe(const char *call, int pe)
+{
+  if (A.sent[pe] == A.acked[pe]) return;
+  am_req r = {NULL, 1, 0, 0};
+  uint64_t upto = A.sent[pe];
+  am_buf *b = send_buf(call);
+  memset(&b->h, 0, sizeof b->h);
+  b->h.kind = AM_QUIET;
+  b->h.req = (uint64_t)(uintptr_t)&r;
+  send_msg(call, b, pe, 0);
+  wait_req(call, &r, "a peer's answer before a zero-copy transfer");
+  if (upto > A.acked[pe]) A.acked[pe] = upto;
+}
+
+/* One RMA between my GPU heap (local) and pe's at off, waited for: a write
+ * has landed (delivery complete), a read is in local.  False when the
+ * provider refuses the operation (zero-copy is then off for this PE and
+ * the caller stages it).  Lock held. */
+static bool zc_rma(const char *call, bool write, int pe, size_t off, void *local, size_t n)
+{
+  size_t max = A.info->ep_attr->max_msg_size ? A.info->ep_attr->max_msg_size : n;
+  settle_pe(call, pe);
+  for (size_t pos = 0; pos < n;) {
+    size_t c = n - pos < max ? n - pos : max;
+    am_rma z;
+    memset(&z, 0, sizeof z);
+    z.r.want = 1;
+    struct iovec iov = {(char *)local + pos, c};
+    void *desc = A.gdesc;
+    struct fi_rma_iov riov = {.addr = A.gaddr[pe] + off + pos, .len = c, .key = A.gkey[pe]};
+    struct fi_msg_rma m = {.msg_iov = &iov, .desc = &desc, .iov_count = 1, .addr = A.addr[pe],
+                           .rma_iov = &riov, .rma_iov_count = 1, .context = &z.ctx};
+    ssize_t rc;
+    while ((rc = write ? fi_writemsg(A.ep, &m, FI_COMPLETION | FI_DELIVERY_COMPLETE)
+                       : fi_readmsg(A.ep, &m, FI_COMPLETION)) == -FI_EAGAIN)
+      progress(call);
+    if (rc && pos == 0 && (rc == -FI_EBADFLAGS || rc == -FI_ENOSYS || rc == -FI_EOPNOTSUPP)) {
+      A.zc = false;
+      A.zc_why = write ? "the provider refused a zero-copy write" : "the provider refused a zero-copy read";
+      shoal_debug("proxy: %s (%s); staging from now on", A.zc_why, fi_strerror((int)-rc));
+      return false;
+    }
+    if (rc) am_fail(call, write ? "fi_writemsg (zero-copy put)" : "fi_readmsg (zero-copy get)", (int)rc);
+    wait_req(call, &z.r, write ? "a zero-copy put" : "a zero-copy get");
+    pos += c;
+  }
+  return true;
+}
+
 void shoal_am_put(const char *call, int pe, int region, size_t off, const void *src, size_t n)
 {
   check_pe(call, pe);
   pthread_mutex_lock(&A.lock);
+  if (A.zc && region == SHOAL_AM_GPU_HEAP && n && zc_local(src, n) &&
+      zc_rma(call, true, pe, off, (void *)(uintptr_t)src, n)) {
+    pthread_mutex_unlock(&A.lock);
+    return;
+  }
   for (size_t pos = 0; pos < n;) {
     size_t c = n - pos < A.chunk ? n - pos : A.chunk;
     am_buf *b = send_buf(call);
@@ -403,6 +500,10 @@ void shoal_am_get(const char *call, int pe, int region, size_t off, void *dest, 
   if (!n) return;
   am_req r = {dest, n, 0, 0};
   pthread_mutex_lock(&A.lock);
+  if (A.zc && region == SHOAL_AM_GPU_HEAP && zc_local(dest, n) && zc_rma(call, false, pe, off, dest, n)) {
+    pthread_mutex_unlock(&A.lock);
+    return;
+  }
   am_buf *b = send_buf(call);
   memset(&b->h, 0, sizeof b->h);
   b->h.kind = AM_GET;
@@ -511,14 +612,33 @@ static bool is_shm(void) { return !strcmp(prov(), "shm"); }
 
 static int open_ep(am_card *card, char *why, size_t len)
 {
-  /* Only reported for now: data is staged through host buffers either way. */
+  /* FI_HMEM with RMA: the GPU heaps are registered and data moves between
+   * them zero-copy (shoal_am_register_gpu_heap); SHOAL_PROXY_HMEM=0, or a
+   * provider without it, stages through host buffers. */
   struct fi_info *h = hints(FI_HMEM, true), *hm = NULL;
   A.hmem = h && fi_getinfo(FI_VERSION(1, 10), NULL, NULL, 0, h, &hm) == 0 && hm;
   fi_freeinfo(h);
   if (hm) fi_freeinfo(hm);
-  h = hints(0, true);
-  int rc = h ? fi_getinfo(FI_VERSION(1, 10), NULL, NULL, 0, h, &A.info) : -FI_ENOMEM;
-  fi_freeinfo(h);
+  const char *zc_env = getenv("SHOAL_PROXY_HMEM");
+  int rc = -FI_ENODATA;
+  A.info = NULL;
+#ifdef SHOAL_HAVE_GPU
+  if (A.hmem && !(zc_env && !strcmp(zc_env, "0"))) {
+    h = hints(FI_HMEM | FI_RMA, true);
+    rc = h ? fi_getinfo(FI_VERSION(1, 10), NULL, NULL, 0, h, &A.info) : -FI_ENOMEM;
+    fi_freeinfo(h);
+    A.rma_caps = rc == 0 && A.info;
+    if (!A.rma_caps) A.info = NULL;
+  }
+#endif
+  A.zc_why = !A.hmem ? "the provider offers no FI_HMEM"
+             : zc_env && !strcmp(zc_env, "0") ? "SHOAL_PROXY_HMEM=0"
+             : !A.rma_caps ? "the provider offers FI_HMEM but not with RMA" : NULL;
+  if (!A.info) {
+    h = hints(0, true);
+    rc = h ? fi_getinfo(FI_VERSION(1, 10), NULL, NULL, 0, h, &A.info) : -FI_ENOMEM;
+    fi_freeinfo(h);
+  }
   if (rc || !A.info) {
     /* Say what is missing: messages at all, or their order. */
     struct fi_info *any = NULL;
@@ -596,6 +716,71 @@ static int open_ep(am_card *card, char *why, size_t len)
   return 1;
 }
 
+/* Collective: register my GPU heap for zero-copy RMA and learn every
+ * PE's; zero-copy is on only where every PE could. */
+void shoal_am_register_gpu_heap(int device)
+{
+  int n = shoal_dstate.n_pes;
+  typedef struct { int ok; uint64_t key, addr; } zc_card;
+  zc_card mine = {0, 0, 0}, *cards = calloc((size_t)n, sizeof *cards);
+  if (!cards) shoal_error("shmem_init", "out of memory");
+  (void)device;
+#ifdef SHOAL_HAVE_GPU
+  static char why[160];
+  if (A.rma_caps && A.base[SHOAL_AM_GPU_HEAP]) {
+    struct iovec iov = {A.base[SHOAL_AM_GPU_HEAP], A.size[SHOAL_AM_GPU_HEAP]};
+    struct fi_mr_attr at;
+    memset(&at, 0, sizeof at);
+    at.mr_iov = &iov;
+    at.iov_count = 1;
+    at.access = FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
+    at.requested_key = 2;
+#ifdef SHOAL_HAVE_HIP
+    at.iface = FI_HMEM_ROCR;
+#else
+    at.iface = FI_HMEM_CUDA;
+    at.device.cuda = device;
+#endif
+    int rc = fi_mr_regattr(A.domain, &at, 0, &A.gmr);
+    if (rc == 0 && (A.info->domain_attr->mr_mode & FI_MR_ENDPOINT)) {
+      rc = fi_mr_bind(A.gmr, &A.ep->fid, 0);
+      if (rc == 0) rc = fi_mr_enable(A.gmr);
+    }
+    if (rc) {
+      snprintf(why, sizeof why, "registering the GPU heap failed: %s", fi_strerror(-rc));
+      A.zc_why = why;
+      if (A.gmr) fi_close(&A.gmr->fid);
+      A.gmr = NULL;
+    } else {
+      mine.ok = 1;
+      mine.key = fi_mr_key(A.gmr);
+      mine.addr = (A.info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) ? (uint64_t)(uintptr_t)iov.iov_base : 0;
+      A.gdesc = fi_mr_desc(A.gmr);
+    }
+  }
+#endif
+  shoal_boot_allgather(&mine, cards, sizeof mine);
+  bool all = true;
+  for (int i = 0; i < n; i++) all = all && cards[i].ok;
+  if (all) {
+    A.gkey = calloc((size_t)n, sizeof *A.gkey);
+    A.gaddr = calloc((size_t)n, sizeof *A.gaddr);
+    if (!A.gkey || !A.gaddr) shoal_error("shmem_init", "out of memory");
+    for (int i = 0; i < n; i++) {
+      A.gkey[i] = cards[i].key;
+      A.gaddr[i] = cards[i].addr;
+    }
+    A.zc = true;
+    A.zc_why = NULL;
+  } else if (mine.ok) {
+    A.zc_why = "a peer could not register its GPU heap";
+  }
+  free(cards);
+  shoal_debug("proxy: GPU data %s", A.zc ? "zero-copy between registered GPU heaps (FI_HMEM RMA)"
+                                         : "staged through pinned host buffers");
+  if (!A.zc) shoal_debug("proxy: zero-copy off: %s", A.zc_why ? A.zc_why : "?");
+}
+
 int shoal_am_init(void)
 {
   int n = shoal_dstate.n_pes, me = shoal_dstate.my_pe;
@@ -647,9 +832,9 @@ int shoal_am_init(void)
     snprintf(name, sizeof name, "/shoal-am-%.180s-%d", shoal_rt.boot.job_id, me);
     if (shm_unlink(name) != 0) shoal_debug("proxy: shm_unlink(%s): %s", name, strerror(errno));
   }
-  shoal_debug("proxy: active messages on provider %s, FI_HMEM %s; GPU data staged through "
-              "pinned host buffers (%d x %zu bytes)", prov(), A.hmem ? "offered" : "not offered",
-              AM_N_SEND, A.chunk);
+  shoal_debug("proxy: active messages on provider %s, FI_HMEM %s%s; messages through pinned host "
+              "buffers (%d x %zu bytes)", prov(), A.hmem ? "offered" : "not offered",
+              A.rma_caps ? " with RMA" : "", AM_N_SEND, A.chunk);
   return 0;
 }
 
@@ -661,6 +846,12 @@ void shoal_am_fini(void)
   __atomic_store_n(&A.stop, 1, __ATOMIC_RELEASE);
   pthread_join(A.thread, NULL);
   A.on = false;
+  if (A.gmr) fi_close(&A.gmr->fid);
+  A.gmr = NULL;
+  A.zc = A.rma_caps = false;
+  free(A.gkey);
+  free(A.gaddr);
+  A.gkey = A.gaddr = NULL;
   if (A.ep) fi_close(&A.ep->fid);
   if (A.mr) fi_close(&A.mr->fid);
   if (A.txcq) fi_close(&A.txcq->fid);

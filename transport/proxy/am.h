@@ -4,7 +4,8 @@
  * answers peers.  An operation on a peer's memory is a message to that
  * peer's proxy, which applies it to its own memory (host memory, or its
  * GPU heap with the GPU runtime's copies and kernels), so any provider with
- * RDM messages works, GPU memory registration (FI_HMEM) or not.  Messages
+ * RDM messages works, GPU memory registration (FI_HMEM) or not (with it,
+ * puts and gets between GPU heaps are zero-copy RMA).  Messages
  * from one PE are applied in the order sent (FI_ORDER_SAS), which gives
  * fence for free; quiet is a round trip to every peer written to.
  *
@@ -37,6 +38,12 @@ SHOAL_HIDDEN void shoal_am_quiet(const char *call);
 /* For shoal-info and SHMEM_DEBUG: provider name and FI_HMEM support. */
 SHOAL_HIDDEN const char *shoal_am_provider(void);
 SHOAL_HIDDEN bool shoal_am_hmem(void);
+/* Collective, after shoal_am_set_region(SHOAL_AM_GPU_HEAP): register the
+ * GPU heap with the provider (FI_HMEM) for zero-copy puts and gets between
+ * GPU heaps; off unless every PE could. */
+SHOAL_HIDDEN void shoal_am_register_gpu_heap(int device);
+/* Whether it is on, and why not (why: "" when on). */
+SHOAL_HIDDEN bool shoal_am_zero_copy(const char **why);
 
 /* The proxy as a host transport (SHOAL_TRANSPORT=proxy): every remote
  * operation of the CPU API through active messages. */
