@@ -523,15 +523,17 @@ SHOAL_REDUCE_MINMAX_DEVICE_TYPES(SHOAL_GPU_REDUCE_ARITH)
 /* Broadcast (which 0), fcollect (1), alltoall (2) by one block: small
  * ones LL (collectives/ll.h), larger ones the push of collectives/push.h
  * at block scope (meet the peers, store into every member's dest, meet
- * again); teams with a member behind the host proxy, the channel
- * algorithms (<shoal/gpu_remote_coll.h>). */
+ * again); teams with a member behind the host proxy (or more than
+ * SHOAL_SCOPE_MAX_PEERS members), the channel algorithms
+ * (<shoal/gpu_remote_coll.h>). */
 __device__ inline int shoal_gpu_move_block(const char *call, int which, shmem_team_t team, void *dest,
                                            const void *src, size_t nbytes, int root)
 {
   shoal_team *t = shoal_gpu_team_or_fail(call, team);
   if (which == 0 && SHOAL_UNLIKELY(root < 0 || root >= t->size))
     shoal_gpu_root_fail(call, root, t->size, shoal_gpu_block_tid() == 0);
-  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {
+  /* behind the proxy, or more members than a lane's peer table holds */
+  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t) || t->size > SHOAL_SCOPE_MAX_PEERS)) {
     shoal_gpu_rcoll_move(call, which, t, dest, src, nbytes, root);
     return 0;
   }
