@@ -2,6 +2,7 @@
  * shmemx_TYPE_OP_reduce_scatter, and the 16-bit float extensions. */
 #include "coll_api.h"
 #include "reduce_scatter.h"
+#include "ll.h"
 
 #ifdef SHOAL_HAVE_GPU
 #include "../gpu/gpu_lib.h"
@@ -135,6 +136,42 @@ static int reduce_scatter_call(const char *call, shoal_team *team, void *dest, c
   return 0;
 }
 
+/* A reduction type and operator by name ("long", "sum"); -1 if unknown. */
+static int reduce_type_index(const char *type)
+{
+  static const char *const types[] = {
+#define SHOAL_RT_NAME(T, N) #N,
+    SHOAL_REDUCE_ARITH_TYPES(SHOAL_RT_NAME) SHOAL_HALF_TYPES(SHOAL_RT_NAME)
+#undef SHOAL_RT_NAME
+  };
+  for (int i = 0; i < (int)(sizeof types / sizeof types[0]); i++)
+    if (type && !strcmp(type, types[i])) return i;
+  return -1;
+}
+static int reduce_op_index(const char *op)
+{
+  static const char *const ops[] = {
+#define SHOAL_OP_NAME(OP, CLASS) #OP,
+    SHOAL_REDUCE_OPS(SHOAL_OP_NAME)
+#undef SHOAL_OP_NAME
+  };
+  for (int i = 0; i < SHOAL_OP_COUNT; i++)
+    if (op && !strcmp(op, ops[i])) return i;
+  return -1;
+}
+
+/* What the lane entry points below check alike. */
+static void lane_args_check(const char *call, shoal_team *team, int lane, int nlanes)
+{
+  if (team->my_pe < 0) shoal_error(call, "this PE (%d) is not a member of argument 'team'", shoal_dstate.my_pe);
+  if (nlanes < 1 || nlanes > SHOAL_GRID_MAX_BLOCKS)
+    shoal_error(call, "argument 'nlanes' = %d must be in [1, %d]", nlanes, SHOAL_GRID_MAX_BLOCKS);
+  if (lane < 0 || lane >= nlanes) shoal_error(call, "argument 'lane' = %d must be in [0, %d)", lane, nlanes);
+  if (!shoal_push_ok(team))
+    shoal_error(call, "argument 'team': every member must be reachable by load/store (at most %d)",
+                SHOAL_SCOPE_MAX_PEERS);
+}
+
 /* For tests/coll/test_lanes (not a public API): the reductions of
  * collectives/ at a scope of nlanes lanes, this thread lane `lane`, the way
  * a GPU grid runs them with a block per lane.  which: 0 the one-shot pull,
@@ -147,33 +184,13 @@ SHOAL_API int shoalx_coll_reduce_lane(int which, shmem_team_t team, void *dest, 
 {
   static const int algos[5] = {SHOAL_REDUCE_PULL, SHOAL_REDUCE_STAGED, SHOAL_REDUCE_TWOSHOT, SHOAL_REDUCE_PULL,
                                SHOAL_REDUCE_RING};
-  static const char *const types[] = {
-#define SHOAL_RT_NAME(T, N) #N,
-    SHOAL_REDUCE_ARITH_TYPES(SHOAL_RT_NAME) SHOAL_HALF_TYPES(SHOAL_RT_NAME)
-#undef SHOAL_RT_NAME
-  };
-  static const char *const ops[] = {
-#define SHOAL_OP_NAME(OP, CLASS) #OP,
-    SHOAL_REDUCE_OPS(SHOAL_OP_NAME)
-#undef SHOAL_OP_NAME
-  };
   const char *call = "shoalx_coll_reduce_lane";
-  int ti = -1, oi = -1;
-  for (int i = 0; i < (int)(sizeof types / sizeof types[0]); i++)
-    if (type && !strcmp(type, types[i])) ti = i;
-  for (int i = 0; i < SHOAL_OP_COUNT; i++)
-    if (op && !strcmp(op, ops[i])) oi = i;
+  int ti = reduce_type_index(type), oi = reduce_op_index(op);
   if (!shoal_team_handle_ok(call, team)) return -1;
-  if (team->my_pe < 0) shoal_error(call, "this PE (%d) is not a member of argument 'team'", shoal_dstate.my_pe);
   if (which < 0 || which > 4) shoal_error(call, "argument 'which' = %d must be 0, 1, 2, 3 or 4", which);
   if (ti < 0 || oi < 0) shoal_error(call, "argument 'type' (%s) or 'op' (%s) is unknown", type ? type : "NULL",
                                     op ? op : "NULL");
-  if (nlanes < 1 || nlanes > SHOAL_GRID_MAX_BLOCKS)
-    shoal_error(call, "argument 'nlanes' = %d must be in [1, %d]", nlanes, SHOAL_GRID_MAX_BLOCKS);
-  if (lane < 0 || lane >= nlanes) shoal_error(call, "argument 'lane' = %d must be in [0, %d)", lane, nlanes);
-  if (!shoal_push_ok(team))
-    shoal_error(call, "argument 'team': every member must be reachable by load/store (at most %d)",
-                SHOAL_SCOPE_MAX_PEERS);
+  lane_args_check(call, team, lane, nlanes);
   if (which == 0 && dest == source) shoal_error(call, "the pull is not in place (1 and 2 are)");
   if (which == 1 && shoal_coll_scratch_size(team) < shoal_reduce_size(ti))
     shoal_error(call, "the team has no scratch to stage through");
@@ -185,6 +202,62 @@ SHOAL_API int shoalx_coll_reduce_lane(int which, shmem_team_t team, void *dest, 
   shoal_reducer r = shoal_reducer_make(ti, oi);
   char *ps[SHOAL_SCOPE_MAX_PEERS], *pd[SHOAL_SCOPE_MAX_PEERS];
   shoal_reduce_run_scope(&s, team, &r, algos[which], which == 3, ps, pd, dest, source, count, call);
+  return 0;
+}
+
+/* For tests/coll/test_lanes (not a public API): the LL collectives of
+ * collectives/ll.h on the CPU.  Bytes per pair LL carries on this team
+ * (half a pushbox slot; 0: none). */
+SHOAL_API size_t shoalx_coll_ll_capacity(shmem_team_t team)
+{
+  if (!shoal_team_handle_ok("shoalx_coll_ll_capacity", team)) return 0;
+  return shoal_ll_fits(team, 0) && team->slot >= 0 ? shoal_pushbox_slot_bytes(team) / 2 : 0;
+}
+/* Run one as lane `lane` of `nlanes` (one CPU thread each; every PE the
+ * same nlanes).  which: 0 broadcast (nbytes from team PE root; in place
+ * allowed), 1 fcollect, 2 alltoall (nbytes per member, a whole number of
+ * 4-byte words), 3 all-reduce (count elements of `type` (4 or 8 bytes)
+ * with `op`, in place allowed).  The team's pushbox must be used by LL
+ * calls only (collectives/ll.h says why). */
+SHOAL_API int shoalx_coll_ll_lane(int which, shmem_team_t team, void *dest, const void *source, size_t count,
+                                  const char *type, const char *op, int root, int lane, int nlanes)
+{
+  const char *call = "shoalx_coll_ll_lane";
+  if (!shoal_team_handle_ok(call, team)) return -1;
+  if (which < 0 || which > 3) shoal_error(call, "argument 'which' = %d must be 0, 1, 2 or 3", which);
+  lane_args_check(call, team, lane, nlanes);
+  int ti = -1, oi = -1;
+  size_t es = 1, bytes = count;
+  if (which == 3) {
+    ti = reduce_type_index(type);
+    oi = reduce_op_index(op);
+    if (ti < 0 || oi < 0) shoal_error(call, "argument 'type' (%s) or 'op' (%s) is unknown", type ? type : "NULL",
+                                      op ? op : "NULL");
+    es = shoal_reduce_size(ti);
+    if (es != 4 && es != 8) shoal_error(call, "argument 'type' (%s): LL reduces 4- and 8-byte types only", type);
+    bytes = count * es;
+  } else if (!shoal_ll_words(bytes)) {
+    shoal_error(call, "argument 'count' = %zu: LL moves whole 4-byte words", count);
+  }
+  if (!shoal_ll_fits(team, bytes))
+    shoal_error(call, "argument 'count' = %zu: %zu bytes per pair do not fit the team's LL pushbox (%zu)", count,
+                bytes, shoalx_coll_ll_capacity(team));
+  if (which == 0 && (root < 0 || root >= team->size))
+    shoal_error(call, "argument 'root' = %d is out of range: the team has PEs 0..%d", root, team->size - 1);
+  size_t dbytes = which == 1 || which == 2 ? bytes * (size_t)team->size : bytes;
+  size_t sbytes = which == 2 ? bytes * (size_t)team->size : bytes;
+  const char *d = dest, *s = source;
+  bool same_ok = which == 0 || which == 3;
+  if (bytes && d < s + sbytes && s < d + dbytes && !(same_ok && d == s))
+    shoal_error(call, "dest %p and source %p overlap%s", dest, source, same_ok ? " but are not the same array" : "");
+  shoal_scope sc = shoal_scope_make(0, 1, (unsigned)lane, (unsigned)nlanes, 1);
+  shoal_ll ll;
+  if (which == 3) {
+    shoal_reducer r = shoal_reducer_make(ti, oi);
+    shoal_ll_reduce(&sc, team, &ll, &r, dest, source, count, call);
+  } else {
+    shoal_ll_move(&sc, team, &ll, which, dest, source, bytes, root, call);
+  }
   return 0;
 }
 

@@ -241,19 +241,24 @@ SHOAL_FN void shoal_scope_meet_peers(const shoal_scope *s, shoal_team *t, const 
     }
 }
 
-/* Sources ready and destinations free on every member. */
+/* Sources ready and destinations free on every member.  Without a local
+ * meeting the lane still meets first: what any of its threads wrote before
+ * is in place before thread 0 tells the peers so. */
 SHOAL_FN void shoal_scope_enter(const shoal_scope *s, shoal_team *t, const char *call)
 {
   if (s->local) shoal_scope_sync_local(s, t, call);
+  else shoal_scope_sync_lane(s);
   if (s->tid == 0) shoal_scope_meet_peers(s, t, call);
   shoal_scope_sync_lane(s);
 }
-/* Every share has landed everywhere, and nobody reads my source any more. */
+/* Every share has landed everywhere, and nobody reads my source any more:
+ * no thread of the lane returns before thread 0 has met the peers. */
 SHOAL_FN void shoal_scope_leave(const shoal_scope *s, shoal_team *t, const char *call)
 {
   shoal_scope_sync_lane(s);
   if (s->tid == 0) shoal_scope_meet_peers(s, t, call);
   if (s->local) shoal_scope_sync_local(s, t, call);
+  else shoal_scope_sync_lane(s);
 }
 
 /* The share [lo, hi) of `units` that chunk c of `chunks` owns. */

@@ -238,6 +238,7 @@ SHOAL_GPU_OPDEF(or, a | b)
 SHOAL_GPU_OPDEF(xor, a ^ b)
 
 #include "gpu_remote_coll.h"
+#include <shoal/collectives/ll.h>
 
 #define SHOAL_GPU_MAX_FAST_PEERS 64
 
@@ -250,14 +251,7 @@ template <class T> union shoal_gpu_vec {
  * teams with a member behind the host proxy (another node) take the
  * shared algorithms of <shoal/gpu_remote_coll.h> first.  Should an
  * unmapped member still reach one, it stops the kernel with a message
- * rather than a fault. */
-static __device__ __noinline__ void shoal_gpu_coll_unreachable(const char *call, int pe)
-{
-  printf("shoal: PE %d: error: %s: PE %d is not mapped into this GPU (it is reached through the "
-         "host proxy); collectives in kernels need every team member mapped (same node)\n",
-         SHOAL_STATE->my_pe, call, pe);
-  shoal_gpu_trap();
-}
+ * rather than a fault (collectives/scope.h: shoal_scope_unmapped). */
 
 /* The GPU's reducer for the reduction algorithms of collectives/
  * (reduce_combine.h says what a reducer does): typed, each thread 16-byte
@@ -344,90 +338,22 @@ __device__ inline void shoal_reducer_range_all(const shoal_scope *s, const shoal
   shoal_gpu_reduce_range<T, OP, true>((T *const *)pd, me, (const T *const *)in, np, lo, hi, s->tid, s->nthreads);
 }
 
-/* Small collectives: the pushes of collectives/reduce_push.h in the
- * low-latency form NCCL calls LL.  Every 8-byte store carries 4 bytes of
- * data and a 4-byte flag (the pair's push count + 1), written straight
- * into the receiver's pushbox slot (the k-th push of a pair: slot
- * k % depth, flag k + 1; a stale slot holds an older flag), so the
- * receiver polls the data itself: no fence, no separate signal, no
- * barrier -- one one-way latency.  Credits (a sender may be depth pushes
- * ahead) go back in batches, one fence per batch.  Data of up to half a
- * slot per pair, in whole 4-byte words. */
-struct shoal_gpu_ll {
-  uint64_t *out[SHOAL_GPU_MAX_FAST_PEERS];      /* by team PE: my slot on that peer */
-  const uint64_t *in[SHOAL_GPU_MAX_FAST_PEERS]; /* by team PE: its slot on me */
-  uint32_t flag_out[SHOAL_GPU_MAX_FAST_PEERS], flag_in[SHOAL_GPU_MAX_FAST_PEERS];
-};
-__device__ inline bool shoal_gpu_ll_fits(const shoal_team *t, size_t bytes_per_pair)
+/* Small collectives: LL, the flag-in-data pushes of collectives/ll.h, at
+ * block scope (one lane; the lane's slot table in shared memory).  The
+ * GPU's reducer combines one element typed (OP inlined). */
+template <class T, class OP>
+__device__ inline void shoal_reducer_combine1(const shoal_gpu_reducer<T, OP> *, uint64_t *acc, const uint64_t *x)
 {
-  return t->pushbox && 2 * bytes_per_pair <= t->pushbox_slot && t->size <= SHOAL_GPU_MAX_FAST_PEERS;
+  T a, b;
+  memcpy(&a, acc, sizeof(T));
+  memcpy(&b, x, sizeof(T));
+  a = OP::f(a, b);
+  memcpy(acc, &a, sizeof(T));
 }
-/* Thread 0: the next slot of mine on team PE q (waiting for its credit). */
-__device__ inline void shoal_gpu_ll_claim_out(shoal_team *t, shoal_gpu_ll *ll, int q)
+/* The block as one lane of one PE. */
+__device__ inline shoal_scope shoal_gpu_block_lane(void)
 {
-  int pe = shoal_team_world_pe(t, q);
-  ll->flag_out[q] = (uint32_t)(shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[pe] + 1);
-  ll->out[q] = (uint64_t *)shoal_dev_ptr(shoal_push_slot_out(t, q), pe);
-  if (SHOAL_UNLIKELY(!ll->out[q])) shoal_gpu_coll_unreachable("collective (small-message path)", pe);
-}
-/* Thread 0: the slot team PE q's next push to me lands in. */
-__device__ inline void shoal_gpu_ll_claim_in(shoal_team *t, shoal_gpu_ll *ll, int q)
-{
-  ll->flag_in[q] = (uint32_t)(shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[shoal_team_world_pe(t, q)] + 1);
-  ll->in[q] = (const uint64_t *)shoal_push_slot_in(t, q);
-}
-__device__ inline void shoal_gpu_ll_put(const shoal_gpu_ll *ll, int q, size_t i, uint32_t w)
-{
-  shoal_store_relaxed(&ll->out[q][i], (uint64_t)ll->flag_out[q] << 32 | w);
-}
-__device__ inline uint32_t shoal_gpu_ll_get(const shoal_gpu_ll *ll, int q, size_t i)
-{
-  const uint64_t *p = &ll->in[q][i];
-  uint64_t v = shoal_load_relaxed(p);
-  shoal_backoff b = SHOAL_BACKOFF_INIT;
-  while ((uint32_t)(v >> 32) != ll->flag_in[q]) { shoal_backoff_wait(&b); v = shoal_load_relaxed(p); }
-  return (uint32_t)v;
-}
-/* Thread 0, once every thread has read: count one push consumed from team
- * PE q, and tell q every `batch` of them, after one fence (*fenced). */
-__device__ inline void shoal_gpu_ll_consumed(shoal_team *t, int q, bool *fenced)
-{
-  uint64_t batch = t->pushbox_depth >= 2 ? (uint64_t)t->pushbox_depth / 2 : 1;
-  int pe = shoal_team_world_pe(t, q);
-  uint64_t c = ++shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[pe];
-  if (c % batch) return;
-  if (!*fenced) { shoal_coll_fence(); *fenced = true; }
-  shoal_chan_publish(t, q, SHOAL_CHAN_CREDIT_IN, c);
-}
-/* Thread 0: claim a push to and from every other member. */
-__device__ inline void shoal_gpu_ll_claim_all(shoal_team *t, shoal_gpu_ll *ll)
-{
-  for (int k = 1; k < t->size; k++) {
-    int q = (t->my_pe + k) % t->size;
-    shoal_gpu_ll_claim_out(t, ll, q);
-    shoal_gpu_ll_claim_in(t, ll, q);
-  }
-}
-__device__ inline void shoal_gpu_ll_consumed_all(shoal_team *t)
-{
-  bool fenced = false;
-  for (int k = 1; k < t->size; k++) shoal_gpu_ll_consumed(t, (t->my_pe + k) % t->size, &fenced);
-}
-/* Byte collectives go LL in whole 4-byte words.  The choice must be the
- * same on every member, so it rests on the size alone; a buffer that is
- * not 4-byte aligned on this PE is read and written a byte at a time. */
-__device__ inline bool shoal_gpu_ll_words(size_t nbytes) { return (nbytes & 3) == 0; }
-__device__ inline uint32_t shoal_gpu_word_get(const void *p, size_t i, bool aligned)
-{
-  if (aligned) return ((const uint32_t *)p)[i];
-  uint32_t w;
-  memcpy(&w, (const char *)p + 4 * i, 4);
-  return w;
-}
-__device__ inline void shoal_gpu_word_put(void *p, size_t i, uint32_t w, bool aligned)
-{
-  if (aligned) ((uint32_t *)p)[i] = w;
-  else memcpy((char *)p + 4 * i, &w, 4);
+  return shoal_scope_make(shoal_gpu_block_tid(), shoal_gpu_block_size(), 0, 1, 0);
 }
 
 /* OpenSHMEM allows dest == source or no overlap; anything else stops the
@@ -467,100 +393,24 @@ __device__ inline void shoal_gpu_check_overlap(const char *call, const void *des
     shoal_gpu_overlap_fail(call, dest, src, shoal_gpu_block_tid() == 0);
 }
 /* All-reduce of 4- and 8-byte types (collectives/reduce_select.h:
- * shoal_reduce_ll_fits).  Element by element, the same thread sends and
- * then writes it: dest may be src (checked by the caller: or disjoint from
- * it).  Peers in staggered order, so they are not all written at once. */
+ * shoal_reduce_ll_fits).  dest may be src (checked by the caller: or
+ * disjoint from it). */
 template <class T, class OP>
-__device__ inline void shoal_gpu_reduce_ll_block(shoal_team *t, T *dest, const T *src, size_t n)
+__device__ inline void shoal_gpu_reduce_ll_block(const char *call, shoal_team *t, T *dest, const T *src, size_t n)
 {
-  const unsigned W = sizeof(T) / 4;   /* LL words per element */
-  unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
-  int np = t->size, me = t->my_pe;
-  __shared__ shoal_gpu_ll ll;
-  if (tid == 0) shoal_gpu_ll_claim_all(t, &ll);
-  __syncthreads();
-  for (size_t i = tid; i < n; i += nt) {
-    uint32_t w[2];
-    memcpy(w, &src[i], sizeof(T));
-    for (int k = 1; k < np; k++)
-      for (unsigned j = 0; j < W; j++) shoal_gpu_ll_put(&ll, (me + k) % np, i * W + j, w[j]);
-  }
-  for (size_t i = tid; i < n; i += nt) {
-    T acc = src[i];
-    for (int q = 0; q < np; q++) {
-      T x = src[i];
-      if (q != me) {
-        uint32_t w[2];
-        for (unsigned j = 0; j < W; j++) w[j] = shoal_gpu_ll_get(&ll, q, i * W + j);
-        memcpy(&x, w, sizeof(T));
-      }
-      acc = q == 0 ? x : OP::f(acc, x);
-    }
-    dest[i] = acc;
-  }
-  __syncthreads();
-  if (tid == 0) shoal_gpu_ll_consumed_all(t);
+  __shared__ shoal_ll ll;
+  shoal_scope s = shoal_gpu_block_lane();
+  shoal_gpu_reducer<T, OP> r;
+  shoal_ll_reduce(&s, t, &ll, &r, dest, src, n, call);
 }
-
-/* fcollect and alltoall: block q of my data (alltoall: src block q;
- * fcollect: src) to team PE q, block q of dest from q, my own block copied
- * locally.  dest must not overlap src. */
-__device__ inline void shoal_gpu_exchange_ll_block(shoal_team *t, void *dest, const void *src, size_t nbytes,
-                                                   bool alltoall)
+/* Broadcast (which 0), fcollect (1), alltoall (2) of nbytes, a whole
+ * number of words (shoal_ll_fits, shoal_ll_words). */
+__device__ inline void shoal_gpu_move_ll_block(const char *call, int which, shoal_team *t, void *dest,
+                                               const void *src, size_t nbytes, int root)
 {
-  unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
-  int np = t->size, me = t->my_pe;
-  size_t nw = nbytes / 4;
-  bool sa = ((uintptr_t)src & 3) == 0, da = ((uintptr_t)dest & 3) == 0;
-  __shared__ shoal_gpu_ll ll;
-  if (tid == 0) shoal_gpu_ll_claim_all(t, &ll);
-  __syncthreads();
-  for (size_t i = tid; i < nw; i += nt)
-    for (int k = 1; k < np; k++) {
-      int q = (me + k) % np;
-      shoal_gpu_ll_put(&ll, q, i, shoal_gpu_word_get(src, (alltoall ? (size_t)q * nw : 0) + i, sa));
-    }
-  for (size_t i = tid; i < nw; i += nt)
-    shoal_gpu_word_put(dest, (size_t)me * nw + i, shoal_gpu_word_get(src, (alltoall ? (size_t)me * nw : 0) + i, sa), da);
-  for (int k = 1; k < np; k++) {
-    int q = (me + k) % np;
-    for (size_t i = tid; i < nw; i += nt) shoal_gpu_word_put(dest, (size_t)q * nw + i, shoal_gpu_ll_get(&ll, q, i), da);
-  }
-  __syncthreads();
-  if (tid == 0) shoal_gpu_ll_consumed_all(t);
-}
-
-/* broadcast: the root pushes to every other member and copies src to its
- * own dest; the others take the root's push.  dest must not overlap src. */
-__device__ inline void shoal_gpu_broadcast_ll_block(shoal_team *t, void *dest, const void *src, size_t nbytes,
-                                                    int root)
-{
-  unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
-  int np = t->size, me = t->my_pe;
-  size_t nw = nbytes / 4;
-  bool sa = ((uintptr_t)src & 3) == 0, da = ((uintptr_t)dest & 3) == 0;
-  __shared__ shoal_gpu_ll ll;
-  if (tid == 0) {
-    if (me == root)
-      for (int k = 1; k < np; k++) shoal_gpu_ll_claim_out(t, &ll, (me + k) % np);
-    else
-      shoal_gpu_ll_claim_in(t, &ll, root);
-  }
-  __syncthreads();
-  if (me == root) {
-    for (size_t i = tid; i < nw; i += nt) {
-      uint32_t w = shoal_gpu_word_get(src, i, sa);
-      for (int k = 1; k < np; k++) shoal_gpu_ll_put(&ll, (me + k) % np, i, w);
-      shoal_gpu_word_put(dest, i, w, da);
-    }
-  } else {
-    for (size_t i = tid; i < nw; i += nt) shoal_gpu_word_put(dest, i, shoal_gpu_ll_get(&ll, root, i), da);
-  }
-  __syncthreads();
-  if (tid == 0 && me != root) {
-    bool fenced = false;
-    shoal_gpu_ll_consumed(t, root, &fenced);
-  }
+  __shared__ shoal_ll ll;
+  shoal_scope s = shoal_gpu_block_lane();
+  shoal_ll_move(&s, t, &ll, which, dest, src, nbytes, root, call);
 }
 
 /* What the reduction selection (collectives/reduce_select.h) rests on, in
@@ -608,7 +458,7 @@ __device__ inline void shoal_gpu_reduce_block_only(const char *call, shoal_team 
                                                    const T *src, size_t n)
 {
   if (algo == SHOAL_REDUCE_LL) {
-    shoal_gpu_reduce_ll_block<T, OP>(t, dest, src, n);
+    shoal_gpu_reduce_ll_block<T, OP>(call, t, dest, src, n);
   } else if (algo == SHOAL_REDUCE_CHANNELS || algo == SHOAL_ALLREDUCE_HIER) {   /* more members than a lane's tables hold, or nodes */
     shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, n, scatter);
   } else {
@@ -671,83 +521,44 @@ SHOAL_REDUCE_BITWISE_TYPES(SHOAL_GPU_REDUCE_BITWISE)
 SHOAL_REDUCE_MINMAX_DEVICE_TYPES(SHOAL_GPU_REDUCE_MINMAX)
 SHOAL_REDUCE_MINMAX_DEVICE_TYPES(SHOAL_GPU_REDUCE_ARITH)
 
-/* Push collectives: small ones in LL form (above); larger ones write into
- * the others' dest, between a barrier that frees dest and one that
- * completes the writes.  Peers are visited in the staggered order
- * (my_pe + i) % size. */
+/* Broadcast (which 0), fcollect (1), alltoall (2) by one block: small
+ * ones LL (collectives/ll.h), larger ones the push of collectives/push.h
+ * at block scope (meet the peers, store into every member's dest, meet
+ * again); teams with a member behind the host proxy (or more than
+ * SHOAL_SCOPE_MAX_PEERS members), the channel algorithms
+ * (<shoal/gpu_remote_coll.h>). */
+__device__ inline int shoal_gpu_move_block(const char *call, int which, shmem_team_t team, void *dest,
+                                           const void *src, size_t nbytes, int root)
+{
+  shoal_team *t = shoal_gpu_team_or_fail(call, team);
+  if (which == 0 && SHOAL_UNLIKELY(root < 0 || root >= t->size))
+    shoal_gpu_root_fail(call, root, t->size, shoal_gpu_block_tid() == 0);
+  /* behind the proxy, or more members than a lane's peer table holds */
+  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t) || t->size > SHOAL_SCOPE_MAX_PEERS)) {
+    shoal_gpu_rcoll_move(call, which, t, dest, src, nbytes, root);
+    return 0;
+  }
+  if (shoal_ll_fits(t, nbytes) && shoal_ll_words(nbytes)) {
+    shoal_gpu_move_ll_block(call, which, t, dest, src, nbytes, root);
+    return 0;
+  }
+  __shared__ char *pd[SHOAL_SCOPE_MAX_PEERS];
+  shoal_scope s = shoal_gpu_block_lane();
+  shoal_push_move(&s, t, pd, which, dest, src, nbytes, root, call);   /* an unmapped member stops the kernel */
+  return 0;
+}
 __device__ inline int shmemx_broadcastmem_block(shmem_team_t team, void *dest, const void *src,
                                                 size_t nbytes, int root)
 {
-  shoal_team *t = shoal_gpu_team_or_fail("shmemx_broadcastmem_block", team);
-  unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
-  if (SHOAL_UNLIKELY(root < 0 || root >= t->size))
-    shoal_gpu_root_fail("shmemx_broadcastmem_block", root, t->size, tid == 0);
-  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {
-    shoal_gpu_rcoll_move("shmemx_broadcastmem_block", SHOAL_GPU_RC_BROADCAST, t, dest, src, nbytes, root);
-    return 0;
-  }
-  if (shoal_gpu_ll_fits(t, nbytes) && shoal_gpu_ll_words(nbytes)) {
-    shoal_gpu_broadcast_ll_block(t, dest, src, nbytes, root);
-    return 0;
-  }
-  shoal_gpu_block_barrier(t);
-  if (t->my_pe == root)
-    for (int i = 0; i < t->size; i++) {
-      int pe = shoal_team_peer(t, i);
-      void *r = shoal_dev_ptr(dest, pe);
-      if (!r) { if (tid == 0) shoal_gpu_fail("shmemx_broadcastmem_block", dest, pe); return -1; }
-      shoal_gpu_copy_coop(r, src, nbytes, tid, nt);
-    }
-  shoal_gpu_block_barrier(t);
-  return 0;
+  return shoal_gpu_move_block("shmemx_broadcastmem_block", 0, team, dest, src, nbytes, root);
 }
-
 __device__ inline int shmemx_fcollectmem_block(shmem_team_t team, void *dest, const void *src, size_t nbytes)
 {
-  shoal_team *t = shoal_gpu_team_or_fail("shmemx_fcollectmem_block", team);
-  unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
-  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {
-    shoal_gpu_rcoll_move("shmemx_fcollectmem_block", SHOAL_GPU_RC_FCOLLECT, t, dest, src, nbytes, 0);
-    return 0;
-  }
-  if (shoal_gpu_ll_fits(t, nbytes) && shoal_gpu_ll_words(nbytes)) {
-    shoal_gpu_exchange_ll_block(t, dest, src, nbytes, false);
-    return 0;
-  }
-  shoal_gpu_block_barrier(t);
-  for (int i = 0; i < t->size; i++) {
-    int pe = shoal_team_peer(t, i);
-    char *r = (char *)shoal_dev_ptr(dest, pe);
-    if (!r) { if (tid == 0) shoal_gpu_fail("shmemx_fcollectmem_block", dest, pe); return -1; }
-    shoal_gpu_copy_coop(r + (size_t)t->my_pe * nbytes, src, nbytes, tid, nt);
-  }
-  shoal_gpu_block_barrier(t);
-  return 0;
+  return shoal_gpu_move_block("shmemx_fcollectmem_block", 1, team, dest, src, nbytes, 0);
 }
-
 __device__ inline int shmemx_alltoallmem_block(shmem_team_t team, void *dest, const void *src, size_t nbytes)
 {
-  shoal_team *t = shoal_gpu_team_or_fail("shmemx_alltoallmem_block", team);
-  unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
-  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {
-    shoal_gpu_rcoll_move("shmemx_alltoallmem_block", SHOAL_GPU_RC_ALLTOALL, t, dest, src, nbytes, 0);
-    return 0;
-  }
-  if (shoal_gpu_ll_fits(t, nbytes) && shoal_gpu_ll_words(nbytes)) {
-    shoal_gpu_exchange_ll_block(t, dest, src, nbytes, true);
-    return 0;
-  }
-  shoal_gpu_block_barrier(t);
-  for (int i = 0; i < t->size; i++) {
-    int pe = shoal_team_peer(t, i);
-    int tpe = (t->my_pe + i) % t->size;
-    char *r = (char *)shoal_dev_ptr(dest, pe);
-    if (!r) { if (tid == 0) shoal_gpu_fail("shmemx_alltoallmem_block", dest, pe); return -1; }
-    shoal_gpu_copy_coop(r + (size_t)t->my_pe * nbytes, (const char *)src + (size_t)tpe * nbytes, nbytes,
-                        tid, nt);
-  }
-  shoal_gpu_block_barrier(t);
-  return 0;
+  return shoal_gpu_move_block("shmemx_alltoallmem_block", 2, team, dest, src, nbytes, 0);
 }
 
 #include "gpu_grid.h"

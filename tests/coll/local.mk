@@ -43,6 +43,9 @@ tests_coll_test_lanes_CFLAGS = $(AM_CFLAGS) -pthread
 tests_coll_test_lanes_LDADD = $(TEST_LDADD) -lpthread
 TESTS += tests/coll/lanes.sh
 EXTRA_DIST += tests/coll/lanes.sh
+# The LL collectives (collectives/ll.h) alone, with the default pushbox.
+TESTS += tests/coll/ll.sh
+EXTRA_DIST += tests/coll/ll.sh
 # The hierarchical all-reduce on teams spanning "nodes" of 2 + 2 and 3 + 1
 # PEs (SHOAL_PES_PER_NODE, set by hier.sh), and with SHOAL_COLL_HIER=0.
 check_PROGRAMS += tests/coll/test_hier

@@ -14,7 +14,16 @@
  * chunks), two-shot (in place and not), reduce-scatter and the ring
  * (reduce_ring.h, in place and not; in place in many segments of the small
  * scratch), several types and operators, odd and misaligned sizes, 120 repetitions of the small
- * ones back to back. */
+ * ones back to back.
+ *
+ * The LL collectives of collectives/ll.h (flags in the data; what a GPU
+ * block runs for small messages) the same way: broadcast (in place too),
+ * fcollect, alltoall and all-reduce of 4- and 8-byte types (in place too),
+ * from one word up to what fits the team's pushbox, misaligned buffers,
+ * 40 repetitions back to back (the pair counters go round the pushbox ring
+ * several times and the credits come back in batches), at 1..3 lanes, on
+ * fresh teams nothing else pushes on.  ll.sh runs only these, with the
+ * default (larger) pushbox. */
 #include "coll_test.h"
 #include <pthread.h>
 #include <stdbool.h>
@@ -23,6 +32,9 @@ int shoalx_coll_move_lane(int which, shmem_team_t team, void *dest, const void *
                           int lane, int nlanes);
 int shoalx_coll_reduce_lane(int which, shmem_team_t team, void *dest, const void *source, size_t count,
                             const char *type, const char *op, int lane, int nlanes);
+size_t shoalx_coll_ll_capacity(shmem_team_t team);
+int shoalx_coll_ll_lane(int which, shmem_team_t team, void *dest, const void *source, size_t count, const char *type,
+                        const char *op, int root, int lane, int nlanes);
 
 #define MAX_LANES 3
 #define MAX_BYTES 70001
@@ -50,6 +62,7 @@ struct run {
   shmem_team_t team;
   const char *tname;
   int which, k, reps, n;   /* n: team size */
+  bool ll;                 /* the LL form (collectives/ll.h) */
   size_t bytes;
   pthread_barrier_t bar;
 };
@@ -139,7 +152,8 @@ static void *lane_main(void *p)
     pthread_barrier_wait(&r->bar);
     size_t off = rep_offset(rep);
     unsigned char *s = src_buf + off, *d = (rep_in_place(r->which, rep) ? src_buf : dst_buf) + off;
-    int rc = shoalx_coll_move_lane(r->which, r->team, d, s, r->bytes, rep_root(rep, n), a->lane, r->k);
+    int rc = r->ll ? shoalx_coll_ll_lane(r->which, r->team, d, s, r->bytes, NULL, NULL, rep_root(rep, n), a->lane, r->k)
+                   : shoalx_coll_move_lane(r->which, r->team, d, s, r->bytes, rep_root(rep, n), a->lane, r->k);
     CHECK(rc == 0, "rc %d", rc);
     pthread_barrier_wait(&r->bar);
     if (a->lane == 0) check(r, rep);
@@ -157,10 +171,11 @@ static bool team_mapped(shmem_team_t team)
   return true;
 }
 
-static void run_lanes(shmem_team_t team, const char *tname, int which, int k, size_t bytes, int reps)
+static void run_lanes(shmem_team_t team, const char *tname, int which, int k, size_t bytes, int reps, bool ll)
 {
   struct run r;
   memset(&r, 0, sizeof r);
+  r.ll = ll;
   r.team = team;
   r.tname = tname;
   r.which = which;
@@ -182,7 +197,8 @@ static void run_lanes(shmem_team_t team, const char *tname, int which, int k, si
 }
 
 /* ---- reductions at k lanes ----------------------------------------------- */
-static const char *const rwhich_name[5] = {"pull", "staged", "twoshot", "reduce_scatter", "ring"};
+/* which 4: the ring; 5: LL (an all-reduce, in place too) */
+static const char *const rwhich_name[6] = {"pull", "staged", "twoshot", "reduce_scatter", "ring", "ll"};
 /* Types and operators: integers wrap, floats hold small integers (exact in
  * any order), min/max any value. */
 enum { RC_LONG_SUM, RC_UINT_XOR, RC_DOUBLE_MAX, RC_FLOAT_SUM, RC_SHORT_MIN, RC_UCHAR_PROD, N_RCASES };
@@ -230,7 +246,7 @@ struct rrun {
 static unsigned rsalt(const struct rrun *r, int rep) { return (unsigned)(rep * 11 + r->which * 257 + r->c * 31 + r->k * 7919); }
 static bool r_in_place(const struct rrun *r, int rep)
 {
-  return (r->which == 1 || r->which == 2 || r->which == 4) && rep % 2 == 1;
+  return (r->which == 1 || r->which == 2 || r->which == 4 || r->which == 5) && rep % 2 == 1;
 }
 /* 0, 1 or 2 elements in: 16-byte misaligned for every type but uchar at 0 */
 static size_t r_offset(const struct rrun *r, int rep) { return (size_t)(rep % 3) * rcases[r->c].es; }
@@ -284,8 +300,10 @@ static void *rlane_main(void *p)
     pthread_barrier_wait(&r->bar);
     size_t off = r_offset(r, rep);
     unsigned char *s = src_buf + off, *d = (r_in_place(r, rep) ? src_buf : dst_buf) + off;
-    int rc = shoalx_coll_reduce_lane(r->which, r->team, d, s, r->count, rcases[r->c].type, rcases[r->c].op, a->lane,
-                                     r->k);
+    int rc = r->which == 5 ? shoalx_coll_ll_lane(3, r->team, d, s, r->count, rcases[r->c].type, rcases[r->c].op, 0,
+                                                 a->lane, r->k)
+                           : shoalx_coll_reduce_lane(r->which, r->team, d, s, r->count, rcases[r->c].type,
+                                                     rcases[r->c].op, a->lane, r->k);
     CHECK(rc == 0, "rc %d", rc);
     pthread_barrier_wait(&r->bar);
     if (a->lane == 0) rcheck(r, rep);
@@ -331,6 +349,46 @@ static void run_reductions(shmem_team_t team, const char *tname, int k)
       }
 }
 
+/* ---- LL at k lanes ------------------------------------------------------------ */
+/* Bytes per pair: one word, odd word counts, up to the team's capacity. */
+static void run_ll(shmem_team_t team, const char *tname, int k)
+{
+  size_t cap = shoalx_coll_ll_capacity(team) & ~(size_t)3;
+  ck_assert_uint_gt(cap, 0);
+  const size_t bsizes[] = {4, 12, 148, ((cap / 3) & ~(size_t)3) + 4, cap};
+  for (int which = 0; which < 3; which++)
+    for (size_t si = 0; si < sizeof bsizes / sizeof bsizes[0]; si++)
+      if (bsizes[si] <= cap && (si == 0 || bsizes[si] != bsizes[si - 1]))
+        run_lanes(team, tname, which, k, bsizes[si], bsizes[si] == cap ? 24 : 40, true);
+  /* the 4- and 8-byte cases: long sum, uint xor, double max, float sum */
+  const int cases[] = {RC_LONG_SUM, RC_UINT_XOR, RC_DOUBLE_MAX, RC_FLOAT_SUM};
+  for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+    size_t es = rcases[cases[ci]].es, most = cap / es;
+    const size_t counts[] = {1, 3, 17, most / 2 + 1, most};
+    for (size_t si = 0; si < sizeof counts / sizeof counts[0]; si++)
+      if (counts[si] <= most && (si == 0 || counts[si] > counts[si - 1]))
+        run_rlanes(team, tname, 5, cases[ci], k, counts[si], counts[si] == most ? 24 : 40);
+  }
+}
+
+/* Fresh teams (nothing but LL pushes on their pushbox, collectives/ll.h):
+ * every PE, and PEs 0, 2, ...; 1..3 lanes. */
+static void run_ll_teams(void)
+{
+  int n = shmem_n_pes();
+  shmem_team_t t[2];
+  const char *names[2] = {"ll-all", "ll-even"};
+  ck_assert_int_eq(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, n, NULL, 0, &t[0]), 0);
+  ck_assert_int_eq(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (n + 1) / 2, NULL, 0, &t[1]), 0);
+  for (int k = 1; k <= MAX_LANES; k++) {
+    if (k > 1 && n * k > 8) continue;   /* 2-core CI: at most 4 spinning threads per core */
+    for (int i = 0; i < 2; i++)
+      if (t[i] != SHMEM_TEAM_INVALID && team_mapped(t[i])) run_ll(t[i], names[i], k);
+    shmem_barrier_all();
+  }
+  for (int i = 0; i < 2; i++) shmem_team_destroy(t[i]);
+}
+
 START_TEST(test_lanes)
 {
   teams_make();
@@ -342,7 +400,9 @@ START_TEST(test_lanes)
   ck_assert_ptr_nonnull(src_buf);
   ck_assert_ptr_nonnull(dst_buf);
   const int tlist[] = {T_WORLD, T_EVEN, T_STRIDE3};
-  for (int k = 1; k <= MAX_LANES; k++)
+  run_ll_teams();
+  const char *only_ll = getenv("SHOAL_TEST_LANES_ONLY_LL");   /* ll.sh */
+  for (int k = 1; k <= MAX_LANES && !(only_ll && *only_ll == '1'); k++)
     for (size_t ti = 0; ti < sizeof tlist / sizeof tlist[0]; ti++) {
       if (k > 1 && n * k > 8) continue;   /* 2-core CI: at most 4 spinning threads per core */
       shmem_team_t t = teams[tlist[ti]];
@@ -350,7 +410,7 @@ START_TEST(test_lanes)
         for (int which = 0; which < 3; which++)
           for (size_t si = 0; si < N_LANE_SIZES; si++) {
             size_t b = lane_sizes[si];
-            run_lanes(t, team_name[tlist[ti]], which, k, b, b > 4099 ? 12 : b == 33 ? 120 : 24);
+            run_lanes(t, team_name[tlist[ti]], which, k, b, b > 4099 ? 12 : b == 33 ? 120 : 24, false);
           }
       if (t != SHMEM_TEAM_INVALID && team_mapped(t)) run_reductions(t, team_name[tlist[ti]], k);
       if (t != SHMEM_TEAM_INVALID && k == 1) run_api(t, team_name[tlist[ti]]);

@@ -58,11 +58,15 @@ __device__ inline void fall_behind(int us)
  * in the kernel: 64 rounds wrap the pushbox ring eight times.  PE 1 sleeps
  * now and then, so the others push the next round while their last one is
  * unread (a push into the wrong slot, or a signal or credit counted wrong,
- * shows as wrong sums or a hang).  bad counts wrong elements. */
+ * shows as wrong sums or a hang).  Every thread checks right after the
+ * call (no thread may return before the peers' stores into dest have
+ * landed).  bad counts wrong elements. */
 __device__ inline float round_val(int r, int pe, size_t i) { return (float)((i * 7 + (size_t)r * 31 + (size_t)pe * 5) % 61); }
-__global__ void __launch_bounds__(1024) k_sum_rounds(float *dst, float *src, size_t n, int rounds, unsigned *bad)
+__global__ void __launch_bounds__(1024) k_sum_rounds(float *dst, float *src, size_t n, int rounds, unsigned *bad,
+                                                     bool in_place)
 {
   int me = shmem_my_pe(), np = shmem_n_pes();
+  if (in_place) dst = src;   /* two-shot in place beyond LL: the peers store into dest */
   for (int r = 0; r < rounds; r++) {
     if (me == 1 && r % 16 == 3 && threadIdx.x == 0) fall_behind(200);
     for (size_t i = threadIdx.x; i < n; i += blockDim.x) src[i] = round_val(r, me, i);
@@ -174,15 +178,16 @@ int main(void)
     float *rsrc = (float *)shmem_malloc(sizeof(float) * 3001), *rdst = (float *)shmem_malloc(sizeof(float) * 3001);
     unsigned *bad, hbad = 0;
     GT_CUDA(cudaMalloc((void **)&bad, sizeof *bad));
-    for (size_t i = 0; i < 2; i++) {
+    for (size_t i = 0; i < 4; i++) {   /* each size out of place, then in place */
       GT_CUDA(cudaMemset(bad, 0, sizeof *bad));
       GT_CUDA(cudaMemset(rdst, 0xFF, sizeof(float) * 3001));
       GT_LAUNCHED();
       shmem_barrier_all();
-      k_sum_rounds<<<1, 1024>>>(rdst, rsrc, rn[i], 64, bad);
+      k_sum_rounds<<<1, 1024>>>(rdst, rsrc, rn[i / 2], 64, bad, i % 2 == 1);
       GT_LAUNCHED();
       GT_CUDA(cudaMemcpy(&hbad, bad, sizeof hbad, cudaMemcpyDeviceToHost));
-      GT_CHECK(hbad == 0, "64 rounds of all-reduce (n=%zu), PE 1 slow: %u wrong elements", rn[i], hbad);
+      GT_CHECK(hbad == 0, "64 rounds of all-reduce (n=%zu%s), PE 1 slow: %u wrong elements", rn[i / 2],
+               i % 2 ? ", in place" : "", hbad);
     }
     GT_CUDA(cudaFree(bad));
     shmem_free(rdst); shmem_free(rsrc);

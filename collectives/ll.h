@@ -1,0 +1,296 @@
+/* LL (low latency, NCCL's name): small collectives whose data carries its
+ * own flags, one algorithm at any scope (collectives/scope.h).
+ *
+ * The pushes of reduce_push.h without their signals: every 8-byte store
+ * carries a 4-byte word of data and a 4-byte flag (the pair's push count
+ * + 1), written straight into the receiver's pushbox slot (the k-th push
+ * of a pair: slot k % depth, flag k + 1; a stale slot holds an older
+ * flag), so the receiver polls the data itself: no fence, no separate
+ * signal, no meeting -- one one-way latency.  Credits (a sender may be
+ * depth pushes ahead) go back in batches, one fence per batch (coll.h's
+ * credit channel).  Data of up to half a slot per pair (shoal_ll_fits).
+ *
+ *  - shoal_ll_reduce: all-reduce of 4- and 8-byte types; element i is sent
+ *    and then written by the same thread, so dest may be src.
+ *  - shoal_ll_exchange: fcollect (src to every member) and alltoall (src
+ *    block q to member q), in whole 4-byte words; dest must not overlap src.
+ *  - shoal_ll_broadcast: the root pushes to every other member; dest may be
+ *    src on the root.
+ * Peers in the staggered order me + 1, me + 2, ..., so they are not all
+ * written at once.  Buffers need not be 4-byte aligned (a misaligned one
+ * is read and written a byte at a time); the choice of LL rests on sizes
+ * only, the same on every member.
+ *
+ * Scope: thread 0 of a lane claims the slots (waiting for credits) into the
+ * lane's shoal_ll (GPU: __shared__), the lane meets once, every thread
+ * moves its words, the lane meets once more and thread 0 of lane 0 counts
+ * the pushes and gives the credits.  A GPU block is one lane (gpu_x.h; a
+ * grid runs it on block 0, gpu_grid.h).  k lanes (tests/coll/test_lanes:
+ * k CPU threads) split the words, and meet locally at entry and exit: the
+ * pair counters are the PE's, counted once by lane 0.
+ *
+ * A slot must only ever be written by LL pushes: stale data of another
+ * push could carry the expected flag.  A GPU's teams have their own
+ * pushbox, cleared at creation (gpu/gpu_runtime.c), that only LL uses for
+ * teams mapped into the GPU; on the CPU, where reduce_push.h and
+ * broadcast_push.h share the team's pushbox, auto never picks LL (it does
+ * not beat the CPU's pushbox pushes: one signal per push is cheap there),
+ * and the test runs it on teams nothing else pushes on. */
+#ifndef SHOAL_COLL_LL_H
+#define SHOAL_COLL_LL_H
+
+#include "reduce_combine.h"
+
+/* A lane's view of this call's slots, by team PE. */
+typedef struct shoal_ll {
+  uint64_t *out[SHOAL_SCOPE_MAX_PEERS];       /* my slot on that peer */
+  const uint64_t *in[SHOAL_SCOPE_MAX_PEERS];  /* its slot on me */
+  uint32_t flag_out[SHOAL_SCOPE_MAX_PEERS], flag_in[SHOAL_SCOPE_MAX_PEERS];
+} shoal_ll;
+
+/* LL can carry bytes_per_pair (a word takes 8 bytes of slot). */
+SHOAL_FN bool shoal_ll_fits(const shoal_team *t, size_t bytes_per_pair)
+{
+  return t->pushbox && 2 * bytes_per_pair <= t->pushbox_slot && t->size <= SHOAL_SCOPE_MAX_PEERS;
+}
+/* Byte collectives go LL in whole 4-byte words. */
+SHOAL_FN bool shoal_ll_words(size_t nbytes) { return (nbytes & 3) == 0; }
+
+/* ---- the pair protocol: claims and credits ---------------------------------- */
+/* Thread 0 of a lane: the slot of mine on team PE q that this call's push
+ * goes to, once q has credited the push that used it depth pushes ago.
+ * Counted by shoal_ll_count. */
+SHOAL_FN void shoal_ll_claim_out(shoal_team *t, shoal_ll *ll, int q, const char *call)
+{
+  int pe = shoal_team_world_pe(t, q);
+  uint64_t k = shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[pe], depth = (uint64_t)t->pushbox_depth;
+  if (k + 1 > depth)
+    shoal_dev_uint64_wait_until(&shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[pe], SHMEM_CMP_GE, k + 1 - depth);
+  char *slot = shoal_pushbox_ring(t, t->my_pe, k);
+  ll->flag_out[q] = (uint32_t)(k + 1);
+  ll->out[q] = (uint64_t *)shoal_dev_ptr(slot, pe);
+  if (SHOAL_UNLIKELY(!ll->out[q])) shoal_scope_unmapped(call, slot, pe);
+}
+/* Thread 0 of a lane: the slot team PE q's push of this call lands in. */
+SHOAL_FN void shoal_ll_claim_in(shoal_team *t, shoal_ll *ll, int q)
+{
+  uint64_t k = shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[shoal_team_world_pe(t, q)];
+  ll->flag_in[q] = (uint32_t)(k + 1);
+  ll->in[q] = (const uint64_t *)shoal_pushbox_ring(t, q, k);
+}
+
+/* One push consumed from team PE q; q hears of it every `batch`, behind one
+ * fence for all (*fenced). */
+SHOAL_FN void shoal_ll_consumed(shoal_team *t, int q, bool *fenced)
+{
+  uint64_t batch = t->pushbox_depth >= 2 ? (uint64_t)t->pushbox_depth / 2 : 1;
+  uint64_t c = ++shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[shoal_team_world_pe(t, q)];
+  if (c % batch) return;
+  if (!*fenced) {
+    shoal_coll_fence();
+    *fenced = true;
+  }
+  shoal_chan_publish(t, q, SHOAL_CHAN_CREDIT_IN, c);
+}
+
+/* Thread 0 of lane 0, after every thread of every lane is done with the
+ * slots: count the pushes of this call (root < 0: to and from every other
+ * member; else the root's to the others). */
+SHOAL_FN void shoal_ll_count(shoal_team *t, int root)
+{
+  int np = t->size, me = t->my_pe;
+  bool fenced = false;
+  for (int k = 1; k < np; k++) {
+    int q = (me + k) % np;
+    if (root < 0 || me == root) shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[shoal_team_world_pe(t, q)]++;
+    if (root < 0 || q == root) shoal_ll_consumed(t, q, &fenced);
+  }
+}
+
+/* Entry: the lane's slots claimed (root < 0: every pair; else the root's
+ * pushes), every thread of the lane sees them. */
+SHOAL_FN void shoal_ll_open(const shoal_scope *s, shoal_team *t, shoal_ll *ll, int root, const char *call)
+{
+  int np = t->size, me = t->my_pe;
+  if (s->nlanes > 1) shoal_scope_sync_local(s, t, call);   /* lane 0 has counted the previous call */
+  if (s->tid == 0) {
+    if (root < 0 || me == root)
+      for (int k = 1; k < np; k++) shoal_ll_claim_out(t, ll, (me + k) % np, call);
+    if (root < 0)
+      for (int k = 1; k < np; k++) shoal_ll_claim_in(t, ll, (me + k) % np);
+    else if (me != root)
+      shoal_ll_claim_in(t, ll, root);
+  }
+  shoal_scope_sync_lane(s);
+}
+/* Exit: every thread has read its words; count the call. */
+SHOAL_FN void shoal_ll_close(const shoal_scope *s, shoal_team *t, int root, const char *call)
+{
+  if (s->nlanes > 1) shoal_scope_sync_local(s, t, call);
+  else shoal_scope_sync_lane(s);
+  if (s->lane == 0 && s->tid == 0) shoal_ll_count(t, root);
+}
+
+/* ---- the word transport ------------------------------------------------------ */
+/* Word i of my push to team PE q: data and flag in one 8-byte store. */
+SHOAL_FN void shoal_ll_put(const shoal_ll *ll, int q, size_t i, uint32_t w)
+{
+  shoal_store_relaxed(&ll->out[q][i], (uint64_t)ll->flag_out[q] << 32 | w);
+}
+/* Word i of team PE q's push to me, once its flag says it is this call's. */
+SHOAL_FN uint32_t shoal_ll_get(const shoal_ll *ll, int q, size_t i)
+{
+  const uint64_t *p = &ll->in[q][i];
+  uint64_t v = shoal_load_relaxed(p);
+  shoal_backoff b = SHOAL_BACKOFF_INIT;
+  while ((uint32_t)(v >> 32) != ll->flag_in[q]) {
+    shoal_backoff_wait(&b);
+    v = shoal_load_relaxed(p);
+  }
+  return (uint32_t)v;
+}
+
+/* Word i of a byte buffer (aligned: 4-byte aligned). */
+SHOAL_FN uint32_t shoal_ll_word_get(const void *p, size_t i, bool aligned)
+{
+  if (aligned) return ((const uint32_t *)p)[i];
+  uint32_t w;
+  memcpy(&w, (const char *)p + 4 * i, 4);
+  return w;
+}
+SHOAL_FN void shoal_ll_word_put(void *p, size_t i, uint32_t w, bool aligned)
+{
+  if (aligned) ((uint32_t *)p)[i] = w;
+  else memcpy((char *)p + 4 * i, &w, 4);
+}
+
+/* An element of 4 or 8 bytes (W words) in the first bytes of a uint64_t,
+ * loaded and stored whole (the element's own alignment). */
+SHOAL_FN uint64_t shoal_ll_elem_load(const void *p, unsigned W)
+{
+  uint64_t e = 0;
+  if (W == 2) {
+    e = *(const uint64_t *)p;
+  } else {
+    uint32_t v = *(const uint32_t *)p;
+    memcpy(&e, &v, 4);
+  }
+  return e;
+}
+SHOAL_FN void shoal_ll_elem_store(void *p, uint64_t e, unsigned W)
+{
+  if (W == 2) {
+    *(uint64_t *)p = e;
+  } else {
+    uint32_t v;
+    memcpy(&v, &e, 4);
+    *(uint32_t *)p = v;
+  }
+}
+SHOAL_FN uint32_t shoal_ll_elem_word(uint64_t e, unsigned j)
+{
+  uint32_t w;
+  memcpy(&w, (const char *)&e + 4 * j, 4);
+  return w;
+}
+SHOAL_FN void shoal_ll_elem_set_word(uint64_t *e, unsigned j, uint32_t w) { memcpy((char *)e + 4 * j, &w, 4); }
+
+#if !SHOAL_TARGET_GPU
+/* The CPU's reducer on one element (the GPU's: <shoal/gpu_x.h>, typed). */
+SHOAL_FN void shoal_reducer_combine1(const shoal_reducer *r, uint64_t *acc, const uint64_t *x)
+{
+  shoal_reduce_combine(r->type, r->op, acc, x, 1);
+}
+#endif
+
+/* ---- the collectives ---------------------------------------------------------- */
+/* All-reduce of n elements of 4 or 8 bytes (the reducer's), in team order
+ * on every member (every PE computes the same bits). */
+SHOAL_REDUCER_TEMPLATE
+SHOAL_FN void shoal_ll_reduce(const shoal_scope *s, shoal_team *t, shoal_ll *ll, const SHOAL_REDUCER *r, void *dest,
+                              const void *src, size_t n, const char *call)
+{
+  const size_t es = shoal_reducer_size(r);
+  const unsigned W = (unsigned)(es / 4);   /* LL words per element */
+  int np = t->size, me = t->my_pe;
+  unsigned nt = s->nthreads;
+  size_t lo, hi;
+  shoal_scope_share(n, s->lane, s->nlanes, &lo, &hi);
+  shoal_ll_open(s, t, ll, -1, call);
+  for (size_t i = lo + s->tid; i < hi; i += nt) {
+    uint64_t e = shoal_ll_elem_load((const char *)src + i * es, W);
+    for (int k = 1; k < np; k++)
+      for (unsigned j = 0; j < W; j++) shoal_ll_put(ll, (me + k) % np, i * W + j, shoal_ll_elem_word(e, j));
+  }
+  for (size_t i = lo + s->tid; i < hi; i += nt) {
+    uint64_t mine = shoal_ll_elem_load((const char *)src + i * es, W), acc = mine;
+    for (int q = 0; q < np; q++) {
+      uint64_t x = mine;
+      if (q != me)
+        for (unsigned j = 0; j < W; j++) shoal_ll_elem_set_word(&x, j, shoal_ll_get(ll, q, i * W + j));
+      if (q == 0) acc = x;
+      else shoal_reducer_combine1(r, &acc, &x);
+    }
+    shoal_ll_elem_store((char *)dest + i * es, acc, W);
+  }
+  shoal_ll_close(s, t, -1, call);
+}
+
+/* fcollect (alltoall false: my src to block me of every dest) and alltoall
+ * (block q of my src to block me of q's dest), nbytes per member, a whole
+ * number of words. */
+SHOAL_FN void shoal_ll_exchange(const shoal_scope *s, shoal_team *t, shoal_ll *ll, void *dest, const void *src,
+                                size_t nbytes, bool alltoall, const char *call)
+{
+  int np = t->size, me = t->my_pe;
+  unsigned nt = s->nthreads;
+  size_t nw = nbytes / 4, lo, hi;
+  bool sa = ((uintptr_t)src & 3) == 0, da = ((uintptr_t)dest & 3) == 0;
+  shoal_scope_share(nw, s->lane, s->nlanes, &lo, &hi);
+  shoal_ll_open(s, t, ll, -1, call);
+  for (size_t i = lo + s->tid; i < hi; i += nt)
+    for (int k = 1; k < np; k++) {
+      int q = (me + k) % np;
+      shoal_ll_put(ll, q, i, shoal_ll_word_get(src, (alltoall ? (size_t)q * nw : 0) + i, sa));
+    }
+  for (size_t i = lo + s->tid; i < hi; i += nt)
+    shoal_ll_word_put(dest, (size_t)me * nw + i, shoal_ll_word_get(src, (alltoall ? (size_t)me * nw : 0) + i, sa),
+                      da);
+  for (int k = 1; k < np; k++) {
+    int q = (me + k) % np;
+    for (size_t i = lo + s->tid; i < hi; i += nt) shoal_ll_word_put(dest, (size_t)q * nw + i, shoal_ll_get(ll, q, i), da);
+  }
+  shoal_ll_close(s, t, -1, call);
+}
+
+/* Broadcast of nbytes (a whole number of words) from team PE root. */
+SHOAL_FN void shoal_ll_broadcast(const shoal_scope *s, shoal_team *t, shoal_ll *ll, void *dest, const void *src,
+                                 size_t nbytes, int root, const char *call)
+{
+  int np = t->size, me = t->my_pe;
+  unsigned nt = s->nthreads;
+  size_t nw = nbytes / 4, lo, hi;
+  bool sa = ((uintptr_t)src & 3) == 0, da = ((uintptr_t)dest & 3) == 0;
+  shoal_scope_share(nw, s->lane, s->nlanes, &lo, &hi);
+  shoal_ll_open(s, t, ll, root, call);
+  if (me == root) {
+    for (size_t i = lo + s->tid; i < hi; i += nt) {
+      uint32_t w = shoal_ll_word_get(src, i, sa);
+      for (int k = 1; k < np; k++) shoal_ll_put(ll, (me + k) % np, i, w);
+      shoal_ll_word_put(dest, i, w, da);
+    }
+  } else {
+    for (size_t i = lo + s->tid; i < hi; i += nt) shoal_ll_word_put(dest, i, shoal_ll_get(ll, root, i), da);
+  }
+  shoal_ll_close(s, t, root, call);
+}
+
+/* which: 0 broadcast, 1 fcollect, 2 alltoall (the GPU's numbering). */
+SHOAL_FN void shoal_ll_move(const shoal_scope *s, shoal_team *t, shoal_ll *ll, int which, void *dest,
+                            const void *src, size_t nbytes, int root, const char *call)
+{
+  if (which == 0) shoal_ll_broadcast(s, t, ll, dest, src, nbytes, root, call);
+  else shoal_ll_exchange(s, t, ll, dest, src, nbytes, which == 2, call);
+}
+
+#endif
