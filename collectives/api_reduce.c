@@ -178,7 +178,8 @@ static void lane_args_check(const char *call, shoal_team *team, int lane, int nl
  * 1 the staged pull, 2 two-shot (all-reduce; in place: 1, 2 or 4), 3
  * reduce-scatter, 4 the ring (reduce_ring.h).  type, op: names as in shmem_TYPE_OP_reduce ("long",
  * "sum").  Every PE must run the same nlanes; the threads of a PE call it
- * concurrently. */
+ * concurrently.  nlanes < 0: -nlanes lanes that meet only the peers' (as
+ * an _on_stream kernel's blocks), not each other. */
 SHOAL_API int shoalx_coll_reduce_lane(int which, shmem_team_t team, void *dest, const void *source, size_t count,
                                       const char *type, const char *op, int lane, int nlanes)
 {
@@ -190,6 +191,8 @@ SHOAL_API int shoalx_coll_reduce_lane(int which, shmem_team_t team, void *dest, 
   if (which < 0 || which > 4) shoal_error(call, "argument 'which' = %d must be 0, 1, 2, 3 or 4", which);
   if (ti < 0 || oi < 0) shoal_error(call, "argument 'type' (%s) or 'op' (%s) is unknown", type ? type : "NULL",
                                     op ? op : "NULL");
+  int local = nlanes > 0;   /* negative: the lanes meet only the peers (an _on_stream kernel's grid) */
+  if (!local) nlanes = -nlanes;
   lane_args_check(call, team, lane, nlanes);
   if (which == 0 && dest == source) shoal_error(call, "the pull is not in place (1 and 2 are)");
   if (which == 1 && shoal_coll_scratch_size(team) < shoal_reduce_size(ti))
@@ -198,7 +201,7 @@ SHOAL_API int shoalx_coll_reduce_lane(int which, shmem_team_t team, void *dest, 
       !shoal_ring_share_elems(shoal_ring_slot_bytes(shoal_coll_scratch_size(team), team->size),
                               shoal_reduce_size(ti)))
     shoal_error(call, "the team's scratch is too small for the ring in place");
-  shoal_scope s = shoal_scope_make(0, 1, (unsigned)lane, (unsigned)nlanes, 1);
+  shoal_scope s = shoal_scope_make(0, 1, (unsigned)lane, (unsigned)nlanes, local);
   shoal_reducer r = shoal_reducer_make(ti, oi);
   char *ps[SHOAL_SCOPE_MAX_PEERS], *pd[SHOAL_SCOPE_MAX_PEERS];
   shoal_reduce_run_scope(&s, team, &r, algos[which], which == 3, ps, pd, dest, source, count, call);

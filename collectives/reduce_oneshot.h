@@ -31,30 +31,40 @@ SHOAL_FN size_t shoal_reduce_staged_elems(const shoal_team *t, size_t es) { retu
 /* dest[0, n) = the reduction over every member of its n elements at byte
  * offset off of src.  staged: src goes through my scratch, a chunk of
  * shoal_reduce_staged_elems (> 0: the selection checks) at a time; lane b
- * stages the share of each chunk it then reduces, so on a grid whose lanes
- * do not meet locally lane b still reads only what lane b of every member
- * has staged.  ps: the lane's peer table (SHOAL_SCOPE_MAX_PEERS).  One call
- * site of the combine for both forms (one inlined copy on a GPU). */
+ * stages the share it then reduces, and lane b of every member reads only
+ * what lane b staged.  A lane's share is cut from the same basis in every
+ * chunk (the whole vector when it fits one chunk, else a full chunk), so
+ * it keeps its room of scratch from chunk to chunk: where the lanes do
+ * not meet locally (an _on_stream kernel), lane b meeting lane b of the
+ * peers is enough before it stages again.  Staging reads src, which other
+ * threads (at grid scope: other blocks) wrote before the call, so the
+ * scope meets locally first.  ps: the lane's peer table
+ * (SHOAL_SCOPE_MAX_PEERS).  One call site of the combine for both forms
+ * (one inlined copy on a GPU). */
 SHOAL_REDUCER_TEMPLATE
 SHOAL_FN void shoal_reduce_pull_scope(const shoal_scope *s, shoal_team *t, const SHOAL_REDUCER *r, char **ps,
                                       void *dest, const void *src, size_t off, size_t n, bool staged,
                                       const char *call)
 {
   size_t es = shoal_reducer_size(r), per = staged ? shoal_reduce_staged_elems(t, es) : n, i = 0;
+  size_t basis = n <= per ? n : per, lo, hi;
+  shoal_reduce_share(basis, es, s->lane, s->nlanes, &lo, &hi);
   do {
-    size_t c = n - i < per ? n - i : per, lo, hi;
+    size_t c = n - i < per ? n - i : per;
+    size_t clo = lo < c ? lo : c, chi = hi < c ? hi : c;   /* my share of this chunk */
     const void *from = src;
     size_t at = off + i * es;
     if (staged) {
-      shoal_reduce_share(c, es, s->lane, s->nlanes, &lo, &hi);
-      shoal_scope_copy(s, t->scratch + lo * es, (const char *)src + at + lo * es, (hi - lo) * es);
+      if (i == 0 && s->local) shoal_scope_sync_local(s, t, call);   /* src as the whole scope wrote it */
+      else shoal_scope_sync_lane(s);
+      shoal_scope_copy(s, t->scratch + clo * es, (const char *)src + at + clo * es, (chi - clo) * es);
       from = t->scratch;
       at = 0;
     }
     shoal_reduce_peers(s, t, ps, from, at, call);
-    shoal_scope_enter(s, t, call);
-    shoal_reduce_share(c, es, s->lane, s->nlanes, &lo, &hi);
-    shoal_reducer_range(s, r, (char *)dest + i * es, (const char *const *)ps, t->size, lo, hi);
+    if (staged) shoal_scope_meet(s, t, call);   /* the local meeting came before staging */
+    else shoal_scope_enter(s, t, call);
+    shoal_reducer_range(s, r, (char *)dest + i * es, (const char *const *)ps, t->size, clo, chi);
     shoal_scope_leave(s, t, call);
     i += c;
   } while (i < n);

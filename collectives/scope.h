@@ -241,6 +241,15 @@ SHOAL_FN void shoal_scope_meet_peers(const shoal_scope *s, shoal_team *t, const 
     }
 }
 
+/* The lane meets lane b of the peers: what its threads wrote before is in
+ * place first. */
+SHOAL_FN void shoal_scope_meet(const shoal_scope *s, shoal_team *t, const char *call)
+{
+  shoal_scope_sync_lane(s);
+  if (s->tid == 0) shoal_scope_meet_peers(s, t, call);
+  shoal_scope_sync_lane(s);
+}
+
 /* Sources ready and destinations free on every member.  Without a local
  * meeting the lane still meets first: what any of its threads wrote before
  * is in place before thread 0 tells the peers so. */

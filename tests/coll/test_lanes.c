@@ -251,13 +251,28 @@ static bool r_in_place(const struct rrun *r, int rep)
 /* 0, 1 or 2 elements in: 16-byte misaligned for every type but uchar at 0 */
 static size_t r_offset(const struct rrun *r, int rep) { return (size_t)(rep % 3) * rcases[r->c].es; }
 
-static void rprepare(struct rrun *r, int rep)
+/* Local reps: the lanes of a PE meet at entry and exit (a kernel's grid),
+ * and each lane writes its own interleaved part of the source just before
+ * the call, so only the call's own local meeting orders those writes
+ * before another lane reads them (a lane that stages its share first
+ * reads elements not yet written).  The other reps: the lanes meet only
+ * the peers (an _on_stream kernel), and lane 0 writes all of the source
+ * before a barrier. */
+static bool r_local(int rep) { return (rep / 2) % 2 == 0; }
+
+static void rpoison(struct rrun *r, int rep)
 {
   size_t es = rcases[r->c].es, off = r_offset(r, rep);
   size_t selems = r->which == 3 ? r->count * (size_t)r->n : r->count;
   shoal_test_poison(src_buf, (selems + 4) * es + off);
   shoal_test_poison(dst_buf, (selems + 4) * es + off);
-  for (size_t i = 0; i < selems; i++) rval(r->c, shmem_my_pe(), i, rsalt(r, rep), src_buf + off + i * es);
+}
+/* Elements lane, lane + k, ... of the source. */
+static void rfill(struct rrun *r, int rep, int lane, int k)
+{
+  size_t es = rcases[r->c].es, off = r_offset(r, rep);
+  size_t selems = r->which == 3 ? r->count * (size_t)r->n : r->count;
+  for (size_t i = (size_t)lane; i < selems; i += (size_t)k) rval(r->c, shmem_my_pe(), i, rsalt(r, rep), src_buf + off + i * es);
 }
 
 static void rcheck(struct rrun *r, int rep)
@@ -296,14 +311,18 @@ static void *rlane_main(void *p)
   struct rrun *r = a->r;
   size_t es = rcases[r->c].es;
   for (int rep = 0; rep < r->reps; rep++) {
-    if (a->lane == 0) rprepare(r, rep);
+    /* LL runs local only (it is a block's algorithm) */
+    bool local = r->which == 5 || r_local(rep);
+    if (a->lane == 0) rpoison(r, rep);
+    if (!local && a->lane == 0) rfill(r, rep, 0, 1);
     pthread_barrier_wait(&r->bar);
+    if (local) rfill(r, rep, a->lane, r->k);   /* no barrier: the call's local meeting orders it */
     size_t off = r_offset(r, rep);
     unsigned char *s = src_buf + off, *d = (r_in_place(r, rep) ? src_buf : dst_buf) + off;
     int rc = r->which == 5 ? shoalx_coll_ll_lane(3, r->team, d, s, r->count, rcases[r->c].type, rcases[r->c].op, 0,
                                                  a->lane, r->k)
                            : shoalx_coll_reduce_lane(r->which, r->team, d, s, r->count, rcases[r->c].type,
-                                                     rcases[r->c].op, a->lane, r->k);
+                                                     rcases[r->c].op, a->lane, local ? r->k : -r->k);
     CHECK(rc == 0, "rc %d", rc);
     pthread_barrier_wait(&r->bar);
     if (a->lane == 0) rcheck(r, rep);
