@@ -6,6 +6,7 @@
 #include <shmem.h>
 #include <shmemx.h>
 #include <pthread.h>
+#include <sched.h>
 #include <type_traits>
 #include "gpu_lib.h"
 
@@ -36,9 +37,11 @@ template <class T> __device__ void amo_on(int op, T *r, uint64_t a, uint64_t b, 
   *out = o;
 }
 
-__global__ void shoal_lib_k_amo(int op, int dt, void *r, uint64_t a, uint64_t b, uint64_t *out)
+/* One AMO of any dtype on r (this GPU's memory or a mapped peer's), after
+ * this PE's earlier host copies (AMOs follow puts). */
+__device__ void amo_apply(int op, int dt, void *r, uint64_t a, uint64_t b, uint64_t *out)
 {
-  shoal_fence_system();   /* after this PE's earlier host copies, as AMOs follow puts */
+  shoal_fence_system();
   switch (dt) {
   case SHOAL_DT_I32: amo_on<int32_t>(op, (int32_t *)r, a, b, out); break;
   case SHOAL_DT_I64: amo_on<int64_t>(op, (int64_t *)r, a, b, out); break;
@@ -50,34 +53,138 @@ __global__ void shoal_lib_k_amo(int op, int dt, void *r, uint64_t a, uint64_t b,
   shoal_fence_system();
 }
 
+__global__ void shoal_lib_k_amo(int op, int dt, void *r, uint64_t a, uint64_t b, uint64_t *out)
+{
+  amo_apply(op, dt, r, a, b, out);
+}
+
+/* A kernel launch per AMO costs ~5 us (launch and the host's wait), which
+ * is most of a fetch-add through the host proxy.  Instead one single-thread
+ * kernel serves a mailbox in pinned host memory and stays
+ * SHOAL_GPU_AMO_LINGER after its last request: back-to-back AMOs (a
+ * fetch-add loop, a counter many PEs hit) cost a PCIe round trip each.  It
+ * leaves when idle, because while it runs it holds a block slot and
+ * cudaDeviceSynchronize waits for it; a request that finds it gone
+ * launches it again. */
+struct lib_amo_box {
+  uint64_t seq;      /* host: the request's number, stored after its fields */
+  uint64_t done;     /* device: the last request served, stored after result */
+  uint64_t result;
+  uint64_t a, b;
+  void *target;
+  int op, dt;
+  int quit;          /* host: leave as soon as idle (shmem_finalize) */
+};
+
+__global__ void shoal_lib_k_amo_serve(lib_amo_box *box, unsigned long long linger_ns)
+{
+  volatile lib_amo_box *v = box;
+  uint64_t seen = shoal_load_acquire(&box->done);
+  unsigned long long idle = shoal_gpu_clock_ns();
+  for (unsigned k = 1;; k++) {
+    uint64_t s = shoal_load_acquire(&box->seq);
+    if (s != seen) {
+      uint64_t r = 0;
+      amo_apply(v->op, v->dt, v->target, v->a, v->b, &r);
+      v->result = r;
+      shoal_store_release(&box->done, s);
+      seen = s;
+      idle = shoal_gpu_clock_ns();
+      continue;
+    }
+    if ((k & 63) == 0 && (v->quit || shoal_gpu_clock_ns() - idle > linger_ns)) return;
+  }
+}
+
 static pthread_mutex_t amo_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned long long amo_linger_ns = 100000;
 #if defined(__CUDACC__)
 #define LIB_HOST_ALLOC(p, n) cudaHostAlloc(p, n, 0)
 #else
 #define LIB_HOST_ALLOC(p, n) hipHostMalloc(p, n, 0)
 #endif
 
+void shoal_gpu_lib_amo_setup(double linger_s)
+{
+  amo_linger_ns = (unsigned long long)(linger_s * 1e9);
+}
+
+/* Its own stream: the host proxy applies peers' atomics here while this
+ * unit's collective kernels (host-blocking collectives on GPU memory) may
+ * be waiting for exactly those atomics on the unit's stream. */
+static shoal_gpu_stream_t amo_st;
+static lib_amo_box *amo_box;   /* pinned; the kernel reads and writes it */
+static bool amo_serving;
+
+static void amo_serve_launch(const char *call)
+{
+  shoal_lib_k_amo_serve<<<1, 1, 0, amo_st>>>(amo_box, amo_linger_ns);
+  shoal_gpu_hcheck(call, SHOAL_GPURT(GetLastError)());
+  amo_serving = true;
+}
+
+/* Post one request to the serving kernel and wait for its answer. */
+static uint64_t amo_served(const char *call, int op, int dt, void *target, uint64_t a, uint64_t b)
+{
+  lib_amo_box *x = amo_box;
+  x->op = op;
+  x->dt = dt;
+  x->target = target;
+  x->a = a;
+  x->b = b;
+  uint64_t n = x->seq + 1;
+  __atomic_store_n(&x->seq, n, __ATOMIC_RELEASE);
+  if (!amo_serving) amo_serve_launch(call);
+  for (unsigned k = 1; __atomic_load_n(&x->done, __ATOMIC_ACQUIRE) != n; k++) {
+    if (k % 256) continue;
+    /* gone idle before it saw the request: launch it again */
+    SHOAL_GPURT(Error_t) e = SHOAL_GPURT(StreamQuery)(amo_st);
+    if (e == SHOAL_GPURT(Success)) {
+      if (__atomic_load_n(&x->done, __ATOMIC_ACQUIRE) == n) break;
+      amo_serve_launch(call);
+    } else if (e != SHOAL_GPURT(ErrorNotReady)) {
+      shoal_gpu_hcheck(call, e);
+    }
+    if (k > 65536) sched_yield();
+  }
+  return __atomic_load_n(&x->result, __ATOMIC_RELAXED);
+}
+
 void shoal_gpu_lib_amo(int op, int dt, void *target, const void *operand, const void *compare, void *result)
 {
   static uint64_t *out;   /* pinned: the kernel writes the result straight to the host */
-  /* Its own stream: the host proxy applies peers' atomics here while this
-   * unit's collective kernels (host-blocking collectives on GPU memory)
-   * may be waiting for exactly those atomics on the unit's stream. */
-  static shoal_gpu_stream_t st;
   const char *call = "atomic on GPU memory (host)";
   size_t size = (dt == SHOAL_DT_I32 || dt == SHOAL_DT_U32 || dt == SHOAL_DT_F32) ? 4 : 8;
-  uint64_t a = 0, b = 0;
+  uint64_t a = 0, b = 0, r;
   memcpy(&a, operand, size);
   if (compare) memcpy(&b, compare, size);
   pthread_mutex_lock(&amo_lock);
-  if (!out) shoal_gpu_hcheck(call, LIB_HOST_ALLOC((void **)&out, 8));
-  if (!st) shoal_gpu_hcheck(call, SHOAL_GPURT(StreamCreateWithFlags)(&st, SHOAL_GPURT(StreamNonBlocking)));
-  shoal_lib_k_amo<<<1, 1, 0, st>>>(op, dt, target, a, b, out);
-  shoal_gpu_hcheck(call, SHOAL_GPURT(GetLastError)());
-  shoal_gpu_hcheck(call, SHOAL_GPURT(StreamSynchronize)(st));
-  uint64_t r = *(volatile uint64_t *)out;
+  if (!amo_st) shoal_gpu_hcheck(call, SHOAL_GPURT(StreamCreateWithFlags)(&amo_st, SHOAL_GPURT(StreamNonBlocking)));
+  if (amo_linger_ns) {
+    if (!amo_box) {
+      shoal_gpu_hcheck(call, LIB_HOST_ALLOC((void **)&amo_box, sizeof *amo_box));
+      memset(amo_box, 0, sizeof *amo_box);
+    }
+    r = amo_served(call, op, dt, target, a, b);
+  } else {
+    if (!out) shoal_gpu_hcheck(call, LIB_HOST_ALLOC((void **)&out, 8));
+    shoal_lib_k_amo<<<1, 1, 0, amo_st>>>(op, dt, target, a, b, out);
+    shoal_gpu_hcheck(call, SHOAL_GPURT(GetLastError)());
+    shoal_gpu_hcheck(call, SHOAL_GPURT(StreamSynchronize)(amo_st));
+    r = *(volatile uint64_t *)out;
+  }
   pthread_mutex_unlock(&amo_lock);
   if (result) memcpy(result, &r, size);
+}
+
+/* shmem_finalize: the serving kernel leaves once idle, and is waited for. */
+void shoal_gpu_lib_amo_stop(void)
+{
+  pthread_mutex_lock(&amo_lock);
+  if (amo_box) __atomic_store_n(&amo_box->quit, 1, __ATOMIC_RELEASE);
+  if (amo_st) shoal_gpu_hcheck("shmem_finalize", SHOAL_GPURT(StreamSynchronize)(amo_st));
+  amo_serving = false;
+  pthread_mutex_unlock(&amo_lock);
 }
 
 /* ---- collectives ----------------------------------------------------------- */

@@ -17,6 +17,11 @@ extern "C" {
  * memory of the dtype's size. */
 SHOAL_GPU_LIB void shoal_gpu_lib_amo(int op, int dtype, void *target, const void *operand,
                                      const void *compare, void *result);
+/* How long the AMO-serving kernel stays after its last request
+ * (SHOAL_GPU_AMO_LINGER; 0: a kernel launch per AMO); shmem_init. */
+SHOAL_GPU_LIB void shoal_gpu_lib_amo_setup(double linger_s);
+/* shmem_finalize: the serving kernel leaves once idle, waited for. */
+SHOAL_GPU_LIB void shoal_gpu_lib_amo_stop(void);
 
 /* Blocking collectives on GPU memory: the block collectives kernels run
  * through the _on_stream code, on the library's stream, waited for.

@@ -237,6 +237,7 @@ int shoal_gpu_init(void)
   for (int i = 0; i < n && i < SHOAL_GPU_NEAR_PEERS; i++) g.img.peer_heap_near[i] = g.peer[i];
   g.img.device = dev;
   g.img.wait_timeout_ns = (unsigned long long)(shoal_rt.env.wait_timeout * 1e9);
+  shoal_gpu_lib_amo_setup(shoal_rt.env.gpu_amo_linger);
   g.img.allreduce_ring = shoal_rt.env.allreduce && !strcmp(shoal_rt.env.allreduce, "ring");
   g.img.team_dev = g.team_dev;
   team_to_device(SHMEM_TEAM_WORLD);
@@ -263,6 +264,7 @@ void shoal_gpu_fini(void)
   /* A kernel that failed (a trap) ends the job here at the latest. */
   GPU_CK("shmem_finalize", "waiting for this PE's kernels", shoal_gpu_v_sync());
   shoal_gpu_proxy_stop();
+  shoal_gpu_lib_amo_stop();   /* no more peers' AMOs to apply */
   g.on = 0;
   int n = shoal_dstate.n_pes;
   for (int i = 0; i < n; i++)

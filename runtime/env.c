@@ -32,6 +32,10 @@ const shoal_env_var shoal_env_vars[] = {
      "GPU builds: 1: where the provider offers FI_HMEM with RMA, the host proxy registers every "
      "PE's GPU heap and moves puts and gets between GPU heaps zero-copy; 0: always stage through "
      "pinned host buffers"},
+    {"SHOAL_GPU_AMO_LINGER", "0.0001",
+     "GPU builds: seconds the kernel that applies host-side AMOs to GPU memory (the proxy's, for "
+     "peers on other nodes) stays after its last one: back-to-back AMOs then cost a PCIe round "
+     "trip instead of a kernel launch each (0: a launch per AMO)"},
     {"SHOAL_GPU_LL_BYTES", "512K",
      "GPU builds: bytes of GPU memory per team for the kernels' LL (flag-in-data) collectives: "
      "messages of up to 16 KB per PE (to all peers together) then go LL (0: the team scratch's "
@@ -194,4 +198,5 @@ void shoal_env_load(shoal_env *env)
   env->bootstrap = choice_var("SHOAL_BOOTSTRAP", boots);
   env->bootstrap_timeout = int_var("SHOAL_BOOTSTRAP_TIMEOUT", 1, 1 << 20);
   env->wait_timeout = seconds_var("SHOAL_WAIT_TIMEOUT");
+  env->gpu_amo_linger = seconds_var("SHOAL_GPU_AMO_LINGER");
 }
