@@ -90,7 +90,13 @@ else
 fi
 [ "$ngpu" -ge 1 ] || { echo "gpu: no GPU here"; exit 1; }
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-launch() { timeout "${SHOAL_TEST_TIMEOUT:-300}" mpirun --oversubscribe --bind-to none -np "$@"; }
+launch() {   # prints how long each run took (the suite's time budget on a shared GPU)
+  t0=$(date +%s)
+  timeout "${SHOAL_TEST_TIMEOUT:-300}" mpirun --oversubscribe --bind-to none -np "$@"
+  rc=$?
+  echo "   ($(( $(date +%s) - t0 )) s)"
+  return $rc
+}
 status=0
 nps=2; [ "$ngpu" -ge 4 ] && nps="2 4"; [ "$ngpu" -lt 2 ] && nps=1
 nps=${SHOAL_GPU_NPS:-$nps}
