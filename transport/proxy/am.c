@@ -418,18 +418,27 @@ static bool zc_local(const void *p, size_t n)
   return o != SIZE_MAX && n <= A.size[SHOAL_AM_GPU_HEAP] - o;
 }
 
+/* Ask pe whether it has applied everything I sent it (an AM_QUIET, whose
+ * answer counts into r), unless it has answered for all of it already.
+ * Lock held. */
+static void ask_quiet(const char *call, int pe, am_req *r)
+{
+  if (A.sent[pe] == A.acked[pe]) return;
+  am_buf *b = send_buf(call);
+  memset(&b->h, 0, sizeof b->h);
+  b->h.kind = AM_QUIET;
+  b->h.req = (uint64_t)(uintptr_t)r;
+  send_msg(call, b, pe, 0);
+  r->want++;
+}
+
 /* pe has applied every put and AMO I sent it (a quiet of one peer), so an
  * RMA that follows cannot overtake them.  Lock held. */
 static void settle_pe(const char *call, int pe)
 {
-  if (A.sent[pe] == A.acked[pe]) return;
-  am_req r = {NULL, 1, 0, 0};
+  am_req r = {NULL, 0, 0, 0};
   uint64_t upto = A.sent[pe];
-  am_buf *b = send_buf(call);
-  memset(&b->h, 0, sizeof b->h);
-  b->h.kind = AM_QUIET;
-  b->h.req = (uint64_t)(uintptr_t)&r;
-  send_msg(call, b, pe, 0);
+  ask_quiet(call, pe, &r);
   wait_req(call, &r, "a peer's answer before a zero-copy transfer");
   if (upto > A.acked[pe]) A.acked[pe] = upto;
 }
@@ -557,13 +566,7 @@ void shoal_am_quiet(const char *call)
   pthread_mutex_lock(&A.lock);
   for (int pe = 0; pe < n; pe++) {
     upto[pe] = A.sent[pe];
-    if (A.sent[pe] == A.acked[pe]) continue;
-    am_buf *b = send_buf(call);
-    memset(&b->h, 0, sizeof b->h);
-    b->h.kind = AM_QUIET;
-    b->h.req = (uint64_t)(uintptr_t)&r;
-    send_msg(call, b, pe, 0);
-    r.want++;
+    ask_quiet(call, pe, &r);
   }
   wait_req(call, &r, "the answers of a quiet");
   for (int pe = 0; pe < n; pe++)
