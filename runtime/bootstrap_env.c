@@ -44,7 +44,7 @@ enum { PORT_TRIES = 32, PORT_STRIDE = 7919, PORT_LO = 1024, PORT_SPAN = 65536 - 
  * starts over: rank 0 greets as soon as it accepts, so only programs that
  * are not this job's rank 0 keep a pass that long (and when rank 0 was
  * merely slow, the next pass finds it). */
-enum { GREET_WAIT_MS = 1000 };
+enum { GREET_WAIT_MS = 500 };
 
 /* What a unique id carries: where rank 0 listens, and a job nonce. */
 typedef struct uid_body {
@@ -373,7 +373,10 @@ static int pass_rank0(struct sockaddr_storage *sa, socklen_t salen, const int *p
 
 /* Ranks > 0: find this job's rank 0 at addr on one of ports, passing over
  * whatever else listens there, pass after pass until
- * SHOAL_BOOTSTRAP_TIMEOUT.  origin says where the ports came from. */
+ * SHOAL_BOOTSTRAP_TIMEOUT.  Pass n tries the first n ports only: a job
+ * whose rank 0 is on MASTER_PORT+1 (nearly all) knocks on no other port,
+ * and one whose rank 0 is slow to start does not look like a port scan.
+ * origin says where the ports came from. */
 static int connect_rank0(const char *addr, const int *ports, int nports, const char *origin)
 {
   struct sockaddr_storage sa;
@@ -383,12 +386,13 @@ static int connect_rank0(const char *addr, const int *ports, int nports, const c
   enum miss why[PORT_TRIES];
   int64_t end = now_ms() + (int64_t)st.timeout_s * 1000;
   useconds_t backoff = 1000;
-  for (;;) {
+  int width = 1;
+  for (;; width += width < nports) {
     /* A single port can only be rank 0's, who may come late (a unique id's
      * rank 0 greets once it calls init): wait for it to the end. */
     int64_t pass_end = nports == 1 || end - now_ms() < GREET_WAIT_MS ? end
                                                                     : now_ms() + GREET_WAIT_MS;
-    int fd = pass_rank0(&sa, salen, ports, nports, pass_end, why);
+    int fd = pass_rank0(&sa, salen, ports, width, pass_end, why);
     if (fd >= 0) return fd;
     if (nports == 1 && why[0] >= MISS_NOT_SHOAL) {
       char what[400];
@@ -400,12 +404,17 @@ static int connect_rank0(const char *addr, const int *ports, int nports, const c
     usleep(backoff);   /* rank 0 may not listen yet */
     if (backoff < 100000) backoff *= 2;
   }
+  /* The ports with what each said last, or the ports and one outcome. */
+  bool same = true;
+  for (int k = 1; k < width; k++) same = same && why[k] == why[0];
   char what[2048];
   int n = snprintf(what, sizeof what, "%s within SHOAL_BOOTSTRAP_TIMEOUT=%d s; ports tried (%s):",
                    addr, st.timeout_s, origin);
-  for (int k = 0; k < nports && n > 0 && n < (int)sizeof what; k++)
-    n += snprintf(what + n, sizeof what - (size_t)n, "%s %d %s", k ? "," : "", ports[k],
-                  miss_text[why[k]]);
+  for (int k = 0; k < width && n > 0 && n < (int)sizeof what; k++)
+    n += snprintf(what + n, sizeof what - (size_t)n, "%s %d%s%s", k ? "," : "", ports[k],
+                  same ? "" : " ", same ? "" : miss_text[why[k]]);
+  if (same && n > 0 && n < (int)sizeof what)
+    snprintf(what + n, sizeof what - (size_t)n, ": %s", miss_text[why[0]]);
   die("rank 0 never answered at %s", what, 0);
 }
 

@@ -134,7 +134,7 @@ rm -f "$tmp"/rank*.out
 expect_error "cannot listen on * port $p1 (SHOAL_BOOTSTRAP_PORT): Address already in use" \
   env RANK=0 WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$master SHOAL_BOOTSTRAP_PORT=$p1 \
   "$prog"
-expect_error "ports tried (SHOAL_BOOTSTRAP_PORT): $p1 no greeting" \
+expect_error "ports tried (SHOAL_BOOTSTRAP_PORT): $p1: no greeting" \
   env RANK=1 WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$master SHOAL_BOOTSTRAP_PORT=$p1 \
   SHOAL_BOOTSTRAP_TIMEOUT=3 "$prog"
 expect_error "127.0.0.1:$p2 (SHOAL_BOOTSTRAP_PORT) is not this job's rank 0: not Shoal" \
