@@ -9,8 +9,9 @@
  * taken: torchrun's own client sockets sit next to MASTER_PORT) the first
  * free one of a fixed sequence that the other ranks walk too.  Rank 0 greets
  * every connection with a magic, a protocol version and the job's identity,
- * so a rank passes over whatever else listens on those ports; a rank answers
- * with its hello, and rank 0 turns away hellos of other jobs. */
+ * so a rank passes over whatever else listens on those ports (and learns at
+ * once when its WORLD_SIZE is not rank 0's); a rank answers with its hello,
+ * and rank 0 turns away hellos of other jobs. */
 #include "internal.h"
 
 #include <arpa/inet.h>
@@ -80,7 +81,8 @@ static struct {
   int uid_listen_fd;     /* from shmemx_get_uniqueid in this process, or -1 */
   int rank, size;
   int timeout_s;
-  uint64_t job;          /* the job's identity, the same on every rank */
+  uint64_t job_base;     /* the job's identity but for its size */
+  uint64_t job;          /* the job's identity: job_of(job_base, size) */
   int root_fd;           /* ranks > 0: the connection to rank 0 */
   int *peer_fd;          /* rank 0: [size] connections, [0] unused */
 } st = {.uid_listen_fd = -1, .root_fd = -1};
@@ -259,17 +261,22 @@ static uint64_t fnv1a(uint64_t h, const char *s)
   }
 }
 
-/* What every rank of one torchrun job agrees on and another job does not. */
-static uint64_t env_job_id(const char *addr, int size)
+/* What every rank of one torchrun job agrees on and another job does not,
+ * but for the size, which job_of adds: a rank can then tell rank 0 of its
+ * own job with another WORLD_SIZE from another job. */
+static uint64_t env_job_base(const char *addr)
+{
+  const char *port = getenv("MASTER_PORT"), *run = getenv("TORCHELASTIC_RUN_ID");
+  uint64_t h = fnv1a(0xcbf29ce484222325ull, addr);
+  h = fnv1a(h, port ? port : "");
+  return fnv1a(h, run ? run : "");
+}
+
+static uint64_t job_of(uint64_t base, int size)
 {
   char sz[16];
   snprintf(sz, sizeof sz, "%d", size);
-  const char *port = getenv("MASTER_PORT"), *run = getenv("TORCHELASTIC_RUN_ID");
-  uint64_t h = 0xcbf29ce484222325ull;
-  h = fnv1a(h, addr);
-  h = fnv1a(h, port ? port : "");
-  h = fnv1a(h, sz);
-  return fnv1a(h, run ? run : "");
+  return fnv1a(base, sz);
 }
 
 /* Why a port of the sequence was passed over. */
@@ -278,7 +285,7 @@ enum miss { MISS_REFUSED, MISS_SILENT, MISS_CLOSED, MISS_NOT_SHOAL, MISS_VERSION
 static const char *const miss_text[] = {
     "refused", "no greeting", "closed without a greeting",
     "not Shoal (answered something else)", "another Shoal version",
-    "another job's Shoal (MASTER_ADDR, MASTER_PORT, WORLD_SIZE or TORCHELASTIC_RUN_ID differ)"};
+    "another job's Shoal (MASTER_ADDR, MASTER_PORT or TORCHELASTIC_RUN_ID differ)"};
 
 /* One connection of a pass: connecting, then reading the greeting. */
 typedef struct attempt {
@@ -316,9 +323,18 @@ static int attempt_step(attempt *a, const greeting *want, enum miss *why)
     goto miss;
   }
   if (a->got < sizeof a->g) return 0;
-  if (a->g.version != want->version) *why = MISS_VERSION;
-  else if (a->g.job != want->job || a->g.size != want->size) *why = MISS_OTHER_JOB;
-  else return 1;
+  if (a->g.version != want->version) {
+    *why = MISS_VERSION;
+  } else if (a->g.size != want->size && a->g.job == job_of(st.job_base, a->g.size)) {
+    char what[128];
+    snprintf(what, sizeof what, "WORLD_SIZE (or nranks) %d, but this rank has %d", a->g.size,
+             st.size);
+    die("rank 0 of this job has %s: every rank must be given the same", what, 0);
+  } else if (a->g.job != want->job || a->g.size != want->size) {
+    *why = MISS_OTHER_JOB;
+  } else {
+    return 1;
+  }
 miss:
   close(a->fd);
   a->fd = -1;
@@ -530,7 +546,7 @@ static int env_init(shoal_boot *b)
     addr = st.uid.addr;
     port = ports[0] = st.uid.port;
     origin = "the unique id's port";
-    nonce = st.job = st.uid.nonce;
+    nonce = st.job_base = st.uid.nonce;
     if (st.rank == 0)
       listen_fd = st.uid_listen_fd >= 0 ? st.uid_listen_fd : listen_on(port, false, origin, NULL);
     st.uid_listen_fd = -1;
@@ -539,7 +555,7 @@ static int env_init(shoal_boot *b)
     st.rank = env_int("RANK", 0, st.size - 1);
     addr = getenv("MASTER_ADDR");
     if (!addr || !*addr) addr = "127.0.0.1";
-    st.job = env_job_id(addr, st.size);
+    st.job_base = env_job_base(addr);
     const char *p = getenv("SHOAL_BOOTSTRAP_PORT");
     if (st.size == 1) {
       nports = 0;
@@ -556,6 +572,7 @@ static int env_init(shoal_boot *b)
     if (st.rank == 0 && nports == 1) listen_fd = listen_on(port, false, origin, NULL);
     if (st.rank == 0 && nports > 1) listen_fd = listen_first_free(ports, nports, &port);
   }
+  st.job = job_of(st.job_base, st.size);
   b->rank = st.rank;
   b->size = st.size;
   b->launched = st.size > 1;

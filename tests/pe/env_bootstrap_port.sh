@@ -162,4 +162,13 @@ else
 fi
 wait $other 2>/dev/null
 stop_squat
+
+# 4. A rank given another WORLD_SIZE than rank 0 is told so at once.
+env RANK=0 WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$master SHOAL_BOOTSTRAP_TIMEOUT=60 \
+  timeout 120 "$prog" > "$tmp/other.out" 2>&1 &
+other=$!
+expect_error "rank 0 of this job has WORLD_SIZE (or nranks) 2, but this rank has 3" \
+  env RANK=1 WORLD_SIZE=3 MASTER_ADDR=127.0.0.1 MASTER_PORT=$master "$prog"
+kill $other 2>/dev/null
+wait $other 2>/dev/null
 exit $status
