@@ -65,8 +65,10 @@ const shoal_env_var shoal_env_vars[] = {
      "sets them, TCP rendezvous) or auto (PMIx when a PMIx server is present, else env when "
      "RANK and WORLD_SIZE are set, else a single PE)"},
     {"SHOAL_BOOTSTRAP_PORT", "(MASTER_PORT+1)",
-     "env bootstrap: TCP port rank 0 listens on at MASTER_ADDR (torchrun's own store has "
-     "MASTER_PORT)"},
+     "env bootstrap: the one TCP port rank 0 listens on at MASTER_ADDR (torchrun's own store "
+     "has MASTER_PORT).  Unset: MASTER_PORT+1, or when that is taken the first free port of a "
+     "fixed sequence of 32 that the other ranks walk too; rank 0 greets with the job's "
+     "identity, so a rank never joins another program on these ports"},
     {"SHOAL_BOOTSTRAP_TIMEOUT", "120",
      "env bootstrap and unique-id init: seconds to wait for the rendezvous before failing"},
     {"SHOAL_WAIT_TIMEOUT", "0",

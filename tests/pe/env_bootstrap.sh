@@ -19,8 +19,8 @@ if "$py" -c "import torch.distributed.run" 2>/dev/null; then
     for prog in tests/pe/test_rma tests/coll/test_reduce; do
       [ -x "$prog" ] || continue
       echo "== $prog with $np PEs under torchrun"
-      # below the ephemeral range, as tests/python/run.sh says why
-      env -u PMIX_NAMESPACE OMP_NUM_THREADS=1 SHOAL_BOOTSTRAP_PORT=$((20000 + ($$ * 7 + np * 131) % 12000)) timeout 300 "$py" -m torch.distributed.run --standalone \
+      # Shoal's default port (MASTER_PORT+1 or a fallback), as tests/python/run.sh
+      env -u PMIX_NAMESPACE -u SHOAL_BOOTSTRAP_PORT OMP_NUM_THREADS=1 timeout 300 "$py" -m torch.distributed.run --standalone \
         --nproc_per_node $np --redirects 1 --tee 1 --no_python "$prog" > env_torchrun.out 2>&1 ||
         { grep -v "^ *$" env_torchrun.out | grep -i "shoal\|error\|fail" | grep -v "warning" | head -12
           tail -8 env_torchrun.out; echo "FAIL: $prog with $np PEs under torchrun"; status=1; }

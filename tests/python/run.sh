@@ -44,13 +44,12 @@ if "$PYTHON" -c "import torch.distributed.run" 2>/dev/null; then
   for np in ${SHOAL_TEST_TORCHRUN_NPS:-2 4}; do
     echo "== $test with $np PEs under torchrun"
     # torchrun's environment only: no PMIx server from an outer launcher.
-    # Shoal's rendezvous port below the ephemeral range: the default,
-    # MASTER_PORT + 1, was once held by a client socket of torchrun's own
-    # store ("Address already in use"; --standalone picks an ephemeral
-    # MASTER_PORT, and client ports are allocated next to it).
+    # Shoal's rendezvous on its default port, as users run it: MASTER_PORT+1,
+    # or a fallback when a client socket of torchrun's own store holds that
+    # one (--standalone picks an ephemeral MASTER_PORT, and client ports are
+    # allocated next to it; tests/pe/env_bootstrap_port.sh).
     if ! env -u PMIX_NAMESPACE -u PMIX_SERVER_URI2 -u PMIX_SERVER_URI3 -u PMIX_SERVER_URI4 \
-        -u PMIX_SERVER_URI21 -u PMIX_SERVER_URI41 OMP_NUM_THREADS=1 \
-        SHOAL_BOOTSTRAP_PORT=$((20000 + ($$ * 7 + np * 131) % 12000)) \
+        -u PMIX_SERVER_URI21 -u PMIX_SERVER_URI41 -u SHOAL_BOOTSTRAP_PORT OMP_NUM_THREADS=1 \
         timeout "${SHOAL_TEST_TIMEOUT:-300}" "$PYTHON" -m torch.distributed.run --standalone \
         --nproc_per_node "$np" $torchrun_std "$test"; then
       echo "FAIL: $test with $np PEs under torchrun"
