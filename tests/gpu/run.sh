@@ -9,7 +9,7 @@
 # under compute-sanitizer --tool memcheck.  --bench runs bench/gpu too,
 # NVSHMEM's side when $NVSHMEM_HOME (include/, lib/) is set.
 # SHOAL_GPU_NO_BENCH=1 leaves the benchmarks out of the build (CI);
-# SHOAL_GPU_PART=local or remote runs half of the tests (below).
+# SHOAL_GPU_PART=local, proxy, rest or remote runs part of the tests (below).
 set -u
 build_only=0 run_only=0 bench=0
 while [ $# -gt 1 ]; do
@@ -99,10 +99,13 @@ launch() {   # prints how long each run took (the suite's time budget on a share
   return $rc
 }
 status=0
-# SHOAL_GPU_PART=local: the runs on mapped peers only; remote: the runs
-# through the host proxy, the hierarchical ones, the watchdog and memcheck
-# only (a GPU machine's job limit may not hold the whole suite); all (default).
-want() { [ "${SHOAL_GPU_PART:-all}" = all ] || [ "${SHOAL_GPU_PART:-all}" = "$1" ]; }
+# SHOAL_GPU_PART=local: the runs on mapped peers only; proxy: the loops
+# with every peer behind the host proxy; rest: test_rcoll through the proxy,
+# mixed, the hierarchical ones, the watchdog and memcheck; remote: proxy and
+# rest (a GPU machine's job limit may not hold the whole suite); all (default).
+want() {   # want local | proxy | rest ("remote": proxy and rest)
+  case "${SHOAL_GPU_PART:-all}" in all|"$1") return 0 ;; remote) [ "$1" != local ] ;; *) return 1 ;; esac
+}
 nps=2; [ "$ngpu" -ge 4 ] && nps="2 4"; [ "$ngpu" -lt 2 ] && nps=1
 nps=${SHOAL_GPU_NPS:-$nps}
 for np in $(want local && echo $nps); do
@@ -126,11 +129,10 @@ for np in $(want local && echo $nps); do
     done
   fi
 done
-if want remote; then   # (not indented: the parts of SHOAL_GPU_PART)
 # Every peer behind the host proxy (SHOAL_PES_PER_NODE=1 makes each PE its
 # own "node"), on shm and tcp;ofi_rxm, and mixed (2 PEs per "node" at 4).
 # test_rcoll: every GPU collective with members behind the proxy.
-for prov in shm "tcp;ofi_rxm"; do
+for prov in $(want proxy && echo shm "tcp;ofi_rxm"); do
   for p in test_proxy test_device test_coll test_host test_grid ring_put_signal fused_allreduce \
            "test_multi_tu $O/libmtu_dl.so"; do
     echo "== $p with 2 PEs, every peer behind the proxy (FI_PROVIDER=$prov)"
@@ -141,6 +143,7 @@ for prov in shm "tcp;ofi_rxm"; do
     (export SHOAL_PES_PER_NODE=1 FI_PROVIDER="$prov"; launch 4 $O/$p) || { echo "FAIL: $p through the proxy, 4 PEs ($prov)"; status=1; }
   done
 done
+if want rest; then   # (not indented: the parts of SHOAL_GPU_PART)
 for np in 2 4; do
   echo "== test_rcoll with $np PEs, every peer behind the proxy (FI_PROVIDER=shm)"
   (export SHOAL_PES_PER_NODE=1 FI_PROVIDER=shm; launch $np $O/test_rcoll) || { echo "FAIL: test_rcoll through the proxy ($np PEs)"; status=1; }
@@ -182,7 +185,7 @@ if command -v compute-sanitizer > /dev/null; then
   echo "== compute-sanitizer --tool memcheck test_device with 2 PEs"
   launch 2 compute-sanitizer --tool memcheck --error-exitcode 9 "$O/test_device" || { echo "FAIL: memcheck"; status=1; }
 fi
-fi   # remote part
+fi   # the rest
 if [ $bench -eq 1 ] && [ "$ngpu" -ge 2 ]; then
   export BENCH_CSV=${BENCH_CSV:-$O/bench_gpu.csv} SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-3G}
   # The NVSHMEM side of a benchmark: the same source with -DUSE_NVSHMEM.
