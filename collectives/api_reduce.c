@@ -220,18 +220,21 @@ SHOAL_API size_t shoalx_coll_ll_capacity(shmem_team_t team)
  * same nlanes).  which: 0 broadcast (nbytes from team PE root; in place
  * allowed), 1 fcollect, 2 alltoall (nbytes per member, a whole number of
  * 4-byte words), 3 all-reduce (count elements of `type` (4 or 8 bytes)
- * with `op`, in place allowed).  The team's pushbox must be used by LL
- * calls only (collectives/ll.h says why). */
+ * with `op`, in place allowed), 4 reduce-scatter (the same types; count
+ * elements per member's block, the source team size x count; dest must
+ * not overlap it).  The team's pushbox must be used by LL calls only
+ * (collectives/ll.h says why). */
 SHOAL_API int shoalx_coll_ll_lane(int which, shmem_team_t team, void *dest, const void *source, size_t count,
                                   const char *type, const char *op, int root, int lane, int nlanes)
 {
   const char *call = "shoalx_coll_ll_lane";
   if (!shoal_team_handle_ok(call, team)) return -1;
-  if (which < 0 || which > 3) shoal_error(call, "argument 'which' = %d must be 0, 1, 2 or 3", which);
+  if (which < 0 || which > 4) shoal_error(call, "argument 'which' = %d must be 0, 1, 2, 3 or 4", which);
   lane_args_check(call, team, lane, nlanes);
   int ti = -1, oi = -1;
   size_t es = 1, bytes = count;
-  if (which == 3) {
+  bool reduction = which == 3 || which == 4;
+  if (reduction) {
     ti = reduce_type_index(type);
     oi = reduce_op_index(op);
     if (ti < 0 || oi < 0) shoal_error(call, "argument 'type' (%s) or 'op' (%s) is unknown", type ? type : "NULL",
@@ -248,16 +251,17 @@ SHOAL_API int shoalx_coll_ll_lane(int which, shmem_team_t team, void *dest, cons
   if (which == 0 && (root < 0 || root >= team->size))
     shoal_error(call, "argument 'root' = %d is out of range: the team has PEs 0..%d", root, team->size - 1);
   size_t dbytes = which == 1 || which == 2 ? bytes * (size_t)team->size : bytes;
-  size_t sbytes = which == 2 ? bytes * (size_t)team->size : bytes;
+  size_t sbytes = which == 2 || which == 4 ? bytes * (size_t)team->size : bytes;
   const char *d = dest, *s = source;
   bool same_ok = which == 0 || which == 3;
   if (bytes && d < s + sbytes && s < d + dbytes && !(same_ok && d == s))
     shoal_error(call, "dest %p and source %p overlap%s", dest, source, same_ok ? " but are not the same array" : "");
   shoal_scope sc = shoal_scope_make(0, 1, (unsigned)lane, (unsigned)nlanes, 1);
   shoal_ll ll;
-  if (which == 3) {
+  if (reduction) {
     shoal_reducer r = shoal_reducer_make(ti, oi);
-    shoal_ll_reduce(&sc, team, &ll, &r, dest, source, count, call);
+    if (which == 4) shoal_ll_reduce_scatter(&sc, team, &ll, &r, dest, source, count, call);
+    else shoal_ll_reduce(&sc, team, &ll, &r, dest, source, count, call);
   } else {
     shoal_ll_move(&sc, team, &ll, which, dest, source, bytes, root, call);
   }

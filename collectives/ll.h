@@ -12,6 +12,12 @@
  *
  *  - shoal_ll_reduce: all-reduce of 4- and 8-byte types; element i is sent
  *    and then written by the same thread, so dest may be src.
+ *  - shoal_ll_reduce_scatter: reduce-scatter of the same types: block q of
+ *    my source (count elements) goes to member q, which reduces its block
+ *    in team order (the bits of reduce_scatter.h's pull) straight into
+ *    dest; count x size bytes per pair.  The source is only read locally,
+ *    so it need not be symmetric; dest must not overlap it.  The GPU's
+ *    block and grid reduce-scatter take it where it fits (reduce_select.h).
  *  - shoal_ll_exchange: fcollect (src to every member) and alltoall (src
  *    block q to member q), in whole 4-byte words; dest must not overlap src.
  *  - shoal_ll_broadcast: the root pushes to every other member; dest may be
@@ -224,6 +230,43 @@ SHOAL_FN void shoal_ll_reduce(const shoal_scope *s, shoal_team *t, shoal_ll *ll,
   }
   for (size_t i = lo + s->tid; i < hi; i += nt) {
     uint64_t mine = shoal_ll_elem_load((const char *)src + i * es, W), acc = mine;
+    for (int q = 0; q < np; q++) {
+      uint64_t x = mine;
+      if (q != me)
+        for (unsigned j = 0; j < W; j++) shoal_ll_elem_set_word(&x, j, shoal_ll_get(ll, q, i * W + j));
+      if (q == 0) acc = x;
+      else shoal_reducer_combine1(r, &acc, &x);
+    }
+    shoal_ll_elem_store((char *)dest + i * es, acc, W);
+  }
+  shoal_ll_close(s, t, -1, call);
+}
+
+/* Reduce-scatter of 4- or 8-byte elements (the reducer's): dest (n
+ * elements) = block me of the reduction over every member of its src (np
+ * blocks of n), in team order like shoal_ll_reduce and reduce_scatter.h's
+ * pull (every member's block has the same bits whichever algorithm ran).
+ * Element i of block q goes to q from the thread that then reduces element
+ * i of my own block.  dest must not overlap src. */
+SHOAL_REDUCER_TEMPLATE
+SHOAL_FN void shoal_ll_reduce_scatter(const shoal_scope *s, shoal_team *t, shoal_ll *ll, const SHOAL_REDUCER *r,
+                                      void *dest, const void *src, size_t n, const char *call)
+{
+  const size_t es = shoal_reducer_size(r);
+  const unsigned W = (unsigned)(es / 4);   /* LL words per element */
+  int np = t->size, me = t->my_pe;
+  unsigned nt = s->nthreads;
+  size_t lo, hi;
+  shoal_scope_share(n, s->lane, s->nlanes, &lo, &hi);
+  shoal_ll_open(s, t, ll, -1, call);
+  for (size_t i = lo + s->tid; i < hi; i += nt)
+    for (int k = 1; k < np; k++) {
+      int q = (me + k) % np;
+      uint64_t e = shoal_ll_elem_load((const char *)src + ((size_t)q * n + i) * es, W);
+      for (unsigned j = 0; j < W; j++) shoal_ll_put(ll, q, i * W + j, shoal_ll_elem_word(e, j));
+    }
+  for (size_t i = lo + s->tid; i < hi; i += nt) {
+    uint64_t mine = shoal_ll_elem_load((const char *)src + ((size_t)me * n + i) * es, W), acc = mine;
     for (int q = 0; q < np; q++) {
       uint64_t x = mine;
       if (q != me)

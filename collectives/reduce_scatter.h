@@ -7,7 +7,9 @@
  * written locally.
  *
  * At any scope: the one-shot pull (reduce_oneshot.h) at byte offset
- * shoal_reduce_scatter_off of the source (block me).  shoal_coll_reduce_scatter: on the signal channels, one thread,
+ * shoal_reduce_scatter_off of the source (block me).  A GPU block or grid
+ * takes LL for small blocks instead (ll.h: shoal_ll_reduce_scatter, the
+ * same order of combination, so the same bits; reduce_select.h).  shoal_coll_reduce_scatter: on the signal channels, one thread,
  * for teams with members behind the network. */
 #ifndef SHOAL_COLL_REDUCE_SCATTER_H
 #define SHOAL_COLL_REDUCE_SCATTER_H

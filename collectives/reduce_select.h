@@ -15,6 +15,16 @@
  * only on the channels (at 4 PEs on 2 cores it loses to auto at every
  * size, 1.7-3x: bench/RESULTS.md, session 8).
  *
+ * LL (collectives/ll.h, GPU block and grid only: the CPU's pushbox is
+ * shared with its other pushes) is the push form with the flags in the
+ * data, for 4- and 8-byte types where the data per pair fits half a
+ * pushbox slot (shoal_reduce_ll_fits): the all-reduce's whole vector, the
+ * reduce-scatter's one block per member (each member pushes block q of its
+ * own source to q, which reduces it in team order; the source need not be
+ * symmetric).  One one-way latency instead of two meetings; it runs on
+ * one block (a grid: block 0 between two grid barriers), so _on_stream's
+ * one-block kernel reaches it below SHOAL_GPU_GRID_MIN.
+ *
  * Teams whose members are all reachable by load/store (at most
  * SHOAL_SCOPE_MAX_PEERS) run the algorithms at a scope (reduce_oneshot.h,
  * reduce_twoshot.h, reduce_scatter.h: the CPU at one lane, a GPU block, a
@@ -80,7 +90,8 @@ typedef enum shoal_allreduce_algo {
   SHOAL_REDUCE_PULL,      /* one-shot pull; reduce-scatter */
   SHOAL_REDUCE_STAGED,    /* one-shot pull through scratch: private source, or in place */
   SHOAL_REDUCE_TWOSHOT,   /* two-shot, in place too */
-  SHOAL_REDUCE_LL,        /* GPU block: one-shot LL pushes (4- and 8-byte types) */
+  SHOAL_REDUCE_LL,        /* GPU block (a grid: its block 0): LL pushes (4- and 8-byte types),
+                           * all-reduce and reduce-scatter (collectives/ll.h) */
   SHOAL_REDUCE_CHANNELS,  /* reduce-scatter, or a GPU's reduction: the channel algorithms */
   SHOAL_REDUCE_LAUNCH_BLOCK, SHOAL_REDUCE_LAUNCH_GRID,   /* _on_stream: which kernel */
   SHOAL_REDUCE_REFUSE,    /* bad input (a GPU's private source where peers must read it) */
@@ -144,10 +155,12 @@ SHOAL_SELECT_FN int shoal_allreduce_pick_ask(const shoal_reduce_ask *a)
   return algo;
 }
 
-/* The GPU's LL one-shot: 4- and 8-byte types, half a pushbox slot per pair. */
+/* The GPU's LL (collectives/ll.h): 4- and 8-byte types, half a pushbox
+ * slot per pair -- the vector for the all-reduce, one member's block
+ * (count elements) for the reduce-scatter. */
 SHOAL_SELECT_FN bool shoal_reduce_ll_fits(const shoal_reduce_ask *a)
 {
-  return !a->scatter && (a->es == 4 || a->es == 8) && a->pushbox_slot && 2 * a->count * a->es <= a->pushbox_slot &&
+  return (a->es == 4 || a->es == 8) && a->pushbox_slot && 2 * a->count * a->es <= a->pushbox_slot &&
          a->team_size <= SHOAL_SCOPE_MAX_PEERS;
 }
 
@@ -173,6 +186,10 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
     return SHOAL_REDUCE_LAUNCH_BLOCK;
   }
   if (a->scatter) {
+    /* a GPU block or grid: LL where one member's block fits (any source:
+     * each member pushes its own blocks); never on the CPU, whose pushbox
+     * the other pushes share (collectives/ll.h) */
+    if (a->where != SHOAL_AT_CPU && shoal_reduce_ll_fits(a)) return SHOAL_REDUCE_LL;
     if (!a->direct)   /* hierarchical as shoal_hier_usable, within its size limit */
       return a->hier && a->es > 0 && a->pushbox_slot >= a->es && bytes <= SHOAL_HIER_SCATTER_MAX_BYTES
                  ? SHOAL_ALLREDUCE_HIER : SHOAL_REDUCE_CHANNELS;

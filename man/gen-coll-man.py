@@ -330,7 +330,9 @@ fam("shmemx_reduce_scatter", "reduce, and give each PE of a team one block of th
     "chunk of a pushbox ring), and each leader hands its members their blocks through their "
     "pushboxes; SHOAL_COLL_HIER=0 keeps the flat form (the GPU's collectives on such teams "
     "choose the same).  Either way other PEs read source, so it must be symmetric; dest is "
-    "only written by its own PE and must not overlap source.",
+    "only written by its own PE and must not overlap source.  On the GPU heap (a GPU build) it "
+    "runs the kernels' reduce-scatter (shmemx_barrier_all_block(3)): small blocks of 4- and "
+    "8-byte types are pushed, each member sending block i of its source to team PE i.",
     [("team", "The team."), ("dest", "nreduce elements."), ("source", "Symmetric, n * nreduce elements."),
      ("nreduce", "Elements per block.")],
     RC, pats=[r"shmemx_\w+_reduce_scatter"], see=[f"shmem_{o}_reduce" for o, _, _ in OPS], hdr="shmemx.h")

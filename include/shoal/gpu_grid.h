@@ -154,7 +154,8 @@ __device__ inline void shoal_grid_reduce(const char *call, shmem_team_t team, T 
   shoal_grid_reduce_any<T, OP>(call, team, dest, src, n, false, local);
 }
 /* Reduce-scatter: member j reduces block j of every member's source into
- * its dest.  Source symmetric. */
+ * its dest.  Source symmetric, except where LL takes it (small blocks,
+ * collectives/reduce_select.h): each member pushes its own blocks. */
 template <class T, class OP>
 __device__ inline void shoal_grid_reduce_scatter(const char *call, shmem_team_t team, T *dest, const T *src,
                                                  size_t n, bool local = true)

@@ -18,8 +18,10 @@
  *
  * The LL collectives of collectives/ll.h (flags in the data; what a GPU
  * block runs for small messages) the same way: broadcast (in place too),
- * fcollect, alltoall and all-reduce of 4- and 8-byte types (in place too),
- * from one word up to what fits the team's pushbox, misaligned buffers,
+ * fcollect, alltoall, all-reduce of 4- and 8-byte types (in place too) and
+ * reduce-scatter of the same types (half the repetitions from a private
+ * source: LL reads it only locally), from one word up to what fits the
+ * team's pushbox, misaligned buffers,
  * 40 repetitions back to back (the pair counters go round the pushbox ring
  * several times and the credits come back in batches), at 1..3 lanes, on
  * fresh teams nothing else pushes on.  ll.sh runs only these, with the
@@ -197,8 +199,9 @@ static void run_lanes(shmem_team_t team, const char *tname, int which, int k, si
 }
 
 /* ---- reductions at k lanes ----------------------------------------------- */
-/* which 4: the ring; 5: LL (an all-reduce, in place too) */
-static const char *const rwhich_name[6] = {"pull", "staged", "twoshot", "reduce_scatter", "ring", "ll"};
+/* which 4: the ring; 5: LL (an all-reduce, in place too); 6: the LL
+ * reduce-scatter (shoalx_coll_ll_lane's which 4) */
+static const char *const rwhich_name[7] = {"pull", "staged", "twoshot", "reduce_scatter", "ring", "ll", "ll_scatter"};
 /* Types and operators: integers wrap, floats hold small integers (exact in
  * any order), min/max any value. */
 enum { RC_LONG_SUM, RC_UINT_XOR, RC_DOUBLE_MAX, RC_FLOAT_SUM, RC_SHORT_MIN, RC_UCHAR_PROD, N_RCASES };
@@ -260,19 +263,26 @@ static size_t r_offset(const struct rrun *r, int rep) { return (size_t)(rep % 3)
  * before a barrier. */
 static bool r_local(int rep) { return (rep / 2) % 2 == 0; }
 
+static bool r_scatter(const struct rrun *r) { return r->which == 3 || r->which == 6; }
+/* The LL reduce-scatter reads its source only locally: odd reps take it
+ * from private memory. */
+static unsigned char *priv_buf;
+static unsigned char *r_src(const struct rrun *r, int rep) { return r->which == 6 && rep % 2 ? priv_buf : src_buf; }
+
 static void rpoison(struct rrun *r, int rep)
 {
   size_t es = rcases[r->c].es, off = r_offset(r, rep);
-  size_t selems = r->which == 3 ? r->count * (size_t)r->n : r->count;
-  shoal_test_poison(src_buf, (selems + 4) * es + off);
+  size_t selems = r_scatter(r) ? r->count * (size_t)r->n : r->count;
+  shoal_test_poison(r_src(r, rep), (selems + 4) * es + off);
   shoal_test_poison(dst_buf, (selems + 4) * es + off);
 }
 /* Elements lane, lane + k, ... of the source. */
 static void rfill(struct rrun *r, int rep, int lane, int k)
 {
   size_t es = rcases[r->c].es, off = r_offset(r, rep);
-  size_t selems = r->which == 3 ? r->count * (size_t)r->n : r->count;
-  for (size_t i = (size_t)lane; i < selems; i += (size_t)k) rval(r->c, shmem_my_pe(), i, rsalt(r, rep), src_buf + off + i * es);
+  size_t selems = r_scatter(r) ? r->count * (size_t)r->n : r->count;
+  unsigned char *src = r_src(r, rep);
+  for (size_t i = (size_t)lane; i < selems; i += (size_t)k) rval(r->c, shmem_my_pe(), i, rsalt(r, rep), src + off + i * es);
 }
 
 static void rcheck(struct rrun *r, int rep)
@@ -283,7 +293,7 @@ static void rcheck(struct rrun *r, int rep)
   unsigned char want[16], x[16];
   int bad = 0;
   for (size_t i = 0; i < r->count && bad < 3; i++) {
-    size_t at = r->which == 3 ? (size_t)me * r->count + i : i;
+    size_t at = r_scatter(r) ? (size_t)me * r->count + i : i;
     for (int q = 0; q < r->n; q++) {
       rval(r->c, wpe(r->team, q), at, rsalt(r, rep), q ? x : want);
       if (q) rcombine(r->c, want, x);
@@ -312,15 +322,15 @@ static void *rlane_main(void *p)
   size_t es = rcases[r->c].es;
   for (int rep = 0; rep < r->reps; rep++) {
     /* LL runs local only (it is a block's algorithm) */
-    bool local = r->which == 5 || r_local(rep);
+    bool ll = r->which == 5 || r->which == 6, local = ll || r_local(rep);
     if (a->lane == 0) rpoison(r, rep);
     if (!local && a->lane == 0) rfill(r, rep, 0, 1);
     pthread_barrier_wait(&r->bar);
     if (local) rfill(r, rep, a->lane, r->k);   /* no barrier: the call's local meeting orders it */
     size_t off = r_offset(r, rep);
-    unsigned char *s = src_buf + off, *d = (r_in_place(r, rep) ? src_buf : dst_buf) + off;
-    int rc = r->which == 5 ? shoalx_coll_ll_lane(3, r->team, d, s, r->count, rcases[r->c].type, rcases[r->c].op, 0,
-                                                 a->lane, r->k)
+    unsigned char *s = r_src(r, rep) + off, *d = (r_in_place(r, rep) ? src_buf : dst_buf) + off;
+    int rc = ll ? shoalx_coll_ll_lane(r->which == 6 ? 4 : 3, r->team, d, s, r->count, rcases[r->c].type,
+                                      rcases[r->c].op, 0, a->lane, r->k)
                            : shoalx_coll_reduce_lane(r->which, r->team, d, s, r->count, rcases[r->c].type,
                                                      rcases[r->c].op, a->lane, local ? r->k : -r->k);
     CHECK(rc == 0, "rc %d", rc);
@@ -379,15 +389,17 @@ static void run_ll(shmem_team_t team, const char *tname, int k)
     for (size_t si = 0; si < sizeof bsizes / sizeof bsizes[0]; si++)
       if (bsizes[si] <= cap && (si == 0 || bsizes[si] != bsizes[si - 1]))
         run_lanes(team, tname, which, k, bsizes[si], bsizes[si] == cap ? 24 : 40, true);
-  /* the 4- and 8-byte cases: long sum, uint xor, double max, float sum */
+  /* the 4- and 8-byte cases: long sum, uint xor, double max, float sum;
+   * all-reduce (5) and reduce-scatter (6: count per member's block) */
   const int cases[] = {RC_LONG_SUM, RC_UINT_XOR, RC_DOUBLE_MAX, RC_FLOAT_SUM};
-  for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
-    size_t es = rcases[cases[ci]].es, most = cap / es;
-    const size_t counts[] = {1, 3, 17, most / 2 + 1, most};
-    for (size_t si = 0; si < sizeof counts / sizeof counts[0]; si++)
-      if (counts[si] <= most && (si == 0 || counts[si] > counts[si - 1]))
-        run_rlanes(team, tname, 5, cases[ci], k, counts[si], counts[si] == most ? 24 : 40);
-  }
+  for (int which = 5; which <= 6; which++)
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+      size_t es = rcases[cases[ci]].es, most = cap / es;
+      const size_t counts[] = {1, 3, 17, most / 2 + 1, most};
+      for (size_t si = 0; si < sizeof counts / sizeof counts[0]; si++)
+        if (counts[si] <= most && (si == 0 || counts[si] > counts[si - 1]))
+          run_rlanes(team, tname, which, cases[ci], k, counts[si], counts[si] == most ? 24 : 40);
+    }
 }
 
 /* Fresh teams (nothing but LL pushes on their pushbox, collectives/ll.h):
@@ -416,6 +428,8 @@ START_TEST(test_lanes)
   if (buf_bytes < ((size_t)MAX_RELEMS * (size_t)n + 8) * 8) buf_bytes = ((size_t)MAX_RELEMS * (size_t)n + 8) * 8;
   src_buf = shmem_malloc(buf_bytes);
   dst_buf = shmem_malloc(buf_bytes);
+  priv_buf = malloc(buf_bytes);
+  ck_assert_ptr_nonnull(priv_buf);
   ck_assert_ptr_nonnull(src_buf);
   ck_assert_ptr_nonnull(dst_buf);
   const int tlist[] = {T_WORLD, T_EVEN, T_STRIDE3};
@@ -437,6 +451,7 @@ START_TEST(test_lanes)
     }
   shmem_free(src_buf);
   shmem_free(dst_buf);
+  free(priv_buf);
   teams_free();
   ck_assert_int_eq(errors, 0);
 }

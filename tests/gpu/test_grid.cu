@@ -3,7 +3,8 @@
  * place (fused): elements written by one block are reduced or moved, and
  * checked by another.  Fresh data every round, outputs poisoned, every
  * element checked; world and strided teams (sizes 1 and 2 at 2-4 PEs),
- * in place, a source outside the symmetric heap, odd sizes, misaligned buffers, grids of 1, 3 and the largest
+ * in place, a source outside the symmetric heap (reduce-scatter: where LL
+ * takes it, also _block and _on_stream), odd sizes, misaligned buffers, grids of 1, 3 and the largest
  * safe size, a slow member, and a captured graph replayed 120 times with
  * no host reset.  run.sh runs it again with SHOAL_ALLREDUCE=ring: every
  * all-reduce with a symmetric dest then runs the ring (reduce_ring.h) at
@@ -64,23 +65,53 @@ __global__ void k_reduce(team_info ti, T *dst, T *src, size_t n, int rounds, uin
   }
 }
 
-/* Reduce-scatter of ints: dest n, source size x n. */
-__global__ void k_rscatter(team_info ti, int *dst, int *src, size_t n, int rounds, uint64_t seed, unsigned salt,
-                           unsigned *bad)
+/* Reduce-scatter of ints: dest n (poisoned), source size x n. */
+__device__ inline void rs_fill(const team_info &ti, int *dst, int *src, size_t n, uint64_t seed, unsigned salt)
 {
   int me = shmem_my_pe();
+  for (size_t i = g_tid(); i < n * ti.size; i += g_nt()) src[i] = tv<int>(seed, me, i, salt);
+  for (size_t i = g_tid(); i < n; i += g_nt()) dst[i] = 0x5A5A5A5A;
+}
+__device__ inline void rs_check(const team_info &ti, const int *dst, size_t n, uint64_t seed, unsigned salt,
+                                unsigned *bad)
+{
+  for (size_t k = g_tid(); k < n; k += g_nt()) {
+    size_t i = n - 1 - k;
+    int want = 0;
+    for (int j = 0; j < ti.size; j++) want += tv<int>(seed, ti.start + j * ti.stride, (size_t)ti.me * n + i, salt);
+    if (dst[i] != want) atomicAdd(bad, 1u);
+  }
+}
+/* blk: the _block form (launch one block); else the _grid form. */
+__global__ void k_rscatter(team_info ti, int *dst, int *src, size_t n, int rounds, uint64_t seed, unsigned salt,
+                           unsigned *bad, int blk)
+{
   for (int r = 0; r < rounds; r++) {
-    for (size_t i = g_tid(); i < n * ti.size; i += g_nt()) src[i] = tv<int>(seed, me, i, salt + r);
-    for (size_t i = g_tid(); i < n; i += g_nt()) dst[i] = 0x5A5A5A5A;
-    shmemx_int_sum_reduce_scatter_grid(ti.team, dst, src, n);
-    for (size_t k = g_tid(); k < n; k += g_nt()) {
-      size_t i = n - 1 - k;
-      int want = 0;
-      for (int j = 0; j < ti.size; j++) want += tv<int>(seed, ti.start + j * ti.stride, (size_t)ti.me * n + i, salt + r);
-      if (dst[i] != want) atomicAdd(bad, 1u);
-    }
+    rs_fill(ti, dst, src, n, seed, salt + r);
+    if (blk) shmemx_int_sum_reduce_scatter_block(ti.team, dst, src, n);
+    else shmemx_int_sum_reduce_scatter_grid(ti.team, dst, src, n);
+    rs_check(ti, dst, n, seed, salt + r, bad);
     shmemx_team_sync_grid(ti.team);
   }
+}
+/* _on_stream: the fill and the check around the host's call. */
+__global__ void k_rs_fill(team_info ti, int *dst, int *src, size_t n, uint64_t seed, unsigned salt)
+{
+  rs_fill(ti, dst, src, n, seed, salt);
+}
+__global__ void k_rs_check(team_info ti, const int *dst, size_t n, uint64_t seed, unsigned salt, unsigned *bad)
+{
+  rs_check(ti, dst, n, seed, salt, bad);
+}
+/* Whether the team is behind the host proxy (out[0]), and whether the
+ * selection takes LL for a reduce-scatter of n ints from the private
+ * source at block and at grid scope (out[1]). */
+__global__ void k_ll_scatter(shmem_team_t team, const int *dst, const int *priv, size_t n, int *out)
+{
+  shoal_team *t = shoal_gpu_team_or_fail("k_ll_scatter", team);
+  out[0] = shoal_gpu_team_proxied(t);
+  out[1] = shoal_gpu_reduce_pick(t, SHOAL_AT_BLOCK, true, dst, priv, n, sizeof(int)) == SHOAL_REDUCE_LL &&
+           shoal_gpu_reduce_pick(t, SHOAL_AT_GRID, true, dst, priv, n, sizeof(int)) == SHOAL_REDUCE_LL;
 }
 
 __host__ __device__ inline unsigned char bv(uint64_t seed, int pe, size_t i, unsigned salt)
@@ -183,6 +214,39 @@ static unsigned take_bad(void)
   return h;
 }
 
+/* The LL reduce-scatter (collectives/ll.h) from a source outside the
+ * symmetric heap, which only LL allows: the _block form, the _grid form
+ * (grid g) and _on_stream, 3 rounds each, where the selection takes LL --
+ * which it must on a team of 2+ members on this node up to 1 KB per
+ * member's block. */
+static void ll_scatter_private(const team_info &ti, const char *tn, int *dst, int *priv, size_t n, int g,
+                               unsigned *salt, cudaStream_t s)
+{
+  int *pk, hk[2];
+  GT_CUDA(cudaMalloc((void **)&pk, sizeof hk));
+  k_ll_scatter<<<1, 1>>>(ti.team, dst, priv, n, pk);
+  GT_LAUNCHED();
+  GT_CUDA(cudaMemcpy(hk, pk, sizeof hk, cudaMemcpyDeviceToHost));
+  GT_CUDA(cudaFree(pk));
+  if (!hk[0] && ti.size > 1 && n * sizeof(int) <= 1024)
+    GT_CHECK(hk[1], "%s: the reduce-scatter of %zu ints from a private source does not take LL", tn, n);
+  if (hk[0] || !hk[1]) return;
+  k_rscatter<<<1, 256>>>(ti, dst, priv, n, 3, gt_seed, *salt += 8, bad_dev, 1);
+  GT_LAUNCHED();
+  GT_CHECK(take_bad() == 0, "%s int sum_reduce_scatter_block private source n=%zu", tn, n);
+  k_rscatter<<<g, 256>>>(ti, dst, priv, n, 3, gt_seed, *salt += 8, bad_dev, 0);
+  GT_LAUNCHED();
+  GT_CHECK(take_bad() == 0, "%s int sum_reduce_scatter_grid private source n=%zu grid=%d", tn, n, g);
+  for (int r = 0; r < 3; r++) {
+    unsigned sa = *salt += 8;
+    k_rs_fill<<<4, 256, 0, s>>>(ti, dst, priv, n, gt_seed, sa);
+    shmemx_int_sum_reduce_scatter_on_stream(ti.team, dst, priv, n, s);
+    k_rs_check<<<4, 256, 0, s>>>(ti, dst, n, gt_seed, sa, bad_dev);
+    GT_CUDA(cudaStreamSynchronize(s));
+    GT_CHECK(take_bad() == 0, "%s int sum_reduce_scatter_on_stream private source n=%zu round %d", tn, n, r);
+  }
+}
+
 int main(int argc, char **argv)
 {
   gt_init();
@@ -243,6 +307,8 @@ int main(int argc, char **argv)
    * up to 16387 elements, grids of 1 and 3, fewer graph replays */
   const char *qv = getenv("SHOAL_TEST_GRID_QUICK");
   const bool quick = qv && *qv == '1';
+  cudaStream_t ll_stream;
+  GT_CUDA(cudaStreamCreate(&ll_stream));
   const size_t ns[] = {1, 7, 1000, 4099, 16387, 100003, (1u << 20) + 5};
   const size_t n_ns = quick ? 5 : sizeof ns / sizeof ns[0];
   const int grids[] = {1, 3, gmax};
@@ -285,9 +351,10 @@ int main(int argc, char **argv)
                                                bad_dev);
         GT_LAUNCHED();
         GT_CHECK(take_bad() == 0, "%s uint xor_reduce_grid n=%zu grid=%d", tn, n, g);
-        k_rscatter<<<g, 256>>>(ti, (int *)B, (int *)A, n, rounds, gt_seed, salt += 8, bad_dev);
+        k_rscatter<<<g, 256>>>(ti, (int *)B, (int *)A, n, rounds, gt_seed, salt += 8, bad_dev, 0);
         GT_LAUNCHED();
         GT_CHECK(take_bad() == 0, "%s int sum_reduce_scatter_grid n=%zu grid=%d", tn, n, g);
+        ll_scatter_private(ti, tn, (int *)B, (int *)priv, n, g, &salt, ll_stream);
         /* bytes: aligned, and both buffers misaligned */
         size_t nb = n + (n & 1 ? 0 : 3);
         for (int which = 0; which < 3; which++)
@@ -334,6 +401,7 @@ int main(int argc, char **argv)
     GT_CUDA(cudaFree(round));
     GT_CUDA(cudaStreamDestroy(s));
   }
+  GT_CUDA(cudaStreamDestroy(ll_stream));
   GT_CUDA(cudaFree(priv));
   shmem_free(A);
   shmem_free(B);
