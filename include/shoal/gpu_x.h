@@ -392,20 +392,31 @@ __device__ inline void shoal_gpu_check_overlap(const char *call, const void *des
   if (SHOAL_UNLIKELY(d != s && d < s + bytes && s < d + bytes))
     shoal_gpu_overlap_fail(call, dest, src, shoal_gpu_block_tid() == 0);
 }
-/* All-reduce (scatter: reduce-scatter, n elements per member's block) of
- * 4- and 8-byte types (collectives/reduce_select.h: shoal_reduce_ll_fits).
- * All-reduce: dest may be src (checked by the caller: or disjoint from
- * it); reduce-scatter: dest disjoint from the source, which may be
- * private (only read here). */
+/* All-reduce of 4- and 8-byte types (collectives/reduce_select.h:
+ * shoal_reduce_ll_fits).  dest may be src (checked by the caller: or
+ * disjoint from it). */
 template <class T, class OP>
-__device__ inline void shoal_gpu_reduce_ll_block(const char *call, shoal_team *t, T *dest, const T *src, size_t n,
-                                                 bool scatter)
+__device__ inline void shoal_gpu_reduce_ll_block(const char *call, shoal_team *t, T *dest, const T *src, size_t n)
 {
   __shared__ shoal_ll ll;
   shoal_scope s = shoal_gpu_block_lane();
   shoal_gpu_reducer<T, OP> r;
-  if (scatter) shoal_ll_reduce_scatter(&s, t, &ll, &r, dest, src, n, call);
-  else shoal_ll_reduce(&s, t, &ll, &r, dest, src, n, call);
+  shoal_ll_reduce(&s, t, &ll, &r, dest, src, n, call);
+}
+/* Reduce-scatter of the same types, n elements per member's block: dest
+ * disjoint from the source, which may be private (only read here).  Not
+ * inlined: one body per type and op however many entry points (block,
+ * grid, both _on_stream kernels) reach it -- inlined into each, with the
+ * all-reduce beside it behind a runtime flag, it multiplied ptxas's time
+ * for gpu_lib.cu (RESULTS.md, session 9). */
+template <class T, class OP>
+__device__ __noinline__ void shoal_gpu_reduce_scatter_ll_block(const char *call, shoal_team *t, T *dest,
+                                                               const T *src, size_t n)
+{
+  __shared__ shoal_ll ll;
+  shoal_scope s = shoal_gpu_block_lane();
+  shoal_gpu_reducer<T, OP> r;
+  shoal_ll_reduce_scatter(&s, t, &ll, &r, dest, src, n, call);
 }
 /* Broadcast (which 0), fcollect (1), alltoall (2) of nbytes, a whole
  * number of words (shoal_ll_fits, shoal_ll_words). */
@@ -462,7 +473,8 @@ __device__ inline void shoal_gpu_reduce_block_only(const char *call, shoal_team 
                                                    const T *src, size_t n)
 {
   if (algo == SHOAL_REDUCE_LL) {
-    shoal_gpu_reduce_ll_block<T, OP>(call, t, dest, src, n, scatter);
+    if (scatter) shoal_gpu_reduce_scatter_ll_block<T, OP>(call, t, dest, src, n);
+    else shoal_gpu_reduce_ll_block<T, OP>(call, t, dest, src, n);
   } else if (algo == SHOAL_REDUCE_CHANNELS || algo == SHOAL_ALLREDUCE_HIER) {   /* more members than a lane's tables hold, or nodes */
     shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, n, scatter);
   } else {

@@ -100,6 +100,16 @@ __global__ void __launch_bounds__(1024) k_bcast_rounds(unsigned *dst, unsigned *
   }
 }
 
+/* Whether the world is behind the host proxy (out[0]), and whether a
+ * block's reduce-scatter of n floats from the private source takes LL
+ * (out[1]): what the _on_stream kernel below GRID_MIN runs. */
+__global__ void k_ll_pick(const float *dst, const float *priv, size_t n, int *out)
+{
+  shoal_team *t = shoal_gpu_team_or_fail("k_ll_pick", SHMEM_TEAM_WORLD);
+  out[0] = shoal_gpu_team_proxied(t);
+  out[1] = shoal_gpu_reduce_pick(t, SHOAL_AT_BLOCK, true, dst, priv, n, sizeof(float)) == SHOAL_REDUCE_LL;
+}
+
 /* The graph's kernels: fill from a device-side round counter, check. */
 __global__ void k_graph_fill(float *src, size_t n, uint64_t seed, int pe, unsigned *round)
 {
@@ -370,6 +380,52 @@ int main(void)
     free(hb); free(h);
     GT_CUDA(cudaStreamDestroy(s));
     shmem_free(bd); shmem_free(bs); shmem_free(dst); shmem_free(src);
+  }
+
+  /* The reduce-scatter _on_stream from a source outside the symmetric
+   * heap, which only LL allows (collectives/ll.h): blocks of 1..256
+   * floats, 3 rounds each with no barrier between them, where the
+   * selection takes LL -- which it must on a world of 2+ PEs mapped into
+   * the GPU up to 1 KB per block.  The kernels are the float ones above
+   * (test_grid covers _block and _grid). */
+  {
+    size_t rn[] = {1, 7, 64, 256};
+    float *priv, *dst = (float *)shmem_malloc(sizeof(float) * 256), *h = (float *)malloc(sizeof(float) * 256);
+    int *pk, hk[2];
+    GT_CUDA(cudaMalloc((void **)&priv, sizeof(float) * 256 * np));
+    GT_CUDA(cudaMalloc((void **)&pk, sizeof hk));
+    cudaStream_t s;
+    GT_CUDA(cudaStreamCreate(&s));
+    for (size_t k = 0; k < sizeof rn / sizeof *rn; k++) {
+      size_t n = rn[k];
+      k_ll_pick<<<1, 1>>>(dst, priv, n, pk);
+      GT_LAUNCHED();
+      GT_CUDA(cudaMemcpy(hk, pk, sizeof hk, cudaMemcpyDeviceToHost));
+      if (!hk[0] && np > 1)
+        GT_CHECK(hk[1], "the reduce-scatter of %zu floats from a private source does not take LL", n);
+      if (hk[0] || !hk[1]) continue;
+      for (int r = 0; r < 3; r++) {
+        unsigned salt = 90 + (unsigned)(k * 3 + r);
+        GT_CUDA(cudaMemset(dst, 0xFF, sizeof(float) * n));
+        k_fill_f<<<4, 256, 0, s>>>(priv, n * np, gt_seed, me, salt);
+        shmemx_float_sum_reduce_scatter_on_stream(SHMEM_TEAM_WORLD, dst, priv, n, s);
+        GT_CUDA(cudaStreamSynchronize(s));
+        GT_CUDA(cudaMemcpy(h, dst, sizeof(float) * n, cudaMemcpyDeviceToHost));
+        size_t bad = 0;
+        for (size_t i = 0; i < n; i++) {
+          float want = 0;
+          for (int p = 0; p < np; p++) want += fval(gt_seed, p, (size_t)me * n + i, salt);
+          bad += h[i] != want;
+        }
+        GT_CHECK(bad == 0, "float sum_reduce_scatter_on_stream private source n=%zu round %d: %zu wrong", n, r, bad);
+      }
+    }
+    GT_CUDA(cudaStreamDestroy(s));
+    GT_CUDA(cudaFree(pk));
+    GT_CUDA(cudaFree(priv));
+    shmem_barrier_all();
+    shmem_free(dst);
+    free(h);
   }
 
   /* A captured graph: fill (from a device-side round) -> barrier ->

@@ -4,7 +4,7 @@
  * checked by another.  Fresh data every round, outputs poisoned, every
  * element checked; world and strided teams (sizes 1 and 2 at 2-4 PEs),
  * in place, a source outside the symmetric heap (reduce-scatter: where LL
- * takes it, also _block and _on_stream), odd sizes, misaligned buffers, grids of 1, 3 and the largest
+ * takes it, also _block; test_coll: _on_stream), odd sizes, misaligned buffers, grids of 1, 3 and the largest
  * safe size, a slow member, and a captured graph replayed 120 times with
  * no host reset.  run.sh runs it again with SHOAL_ALLREDUCE=ring: every
  * all-reduce with a symmetric dest then runs the ring (reduce_ring.h) at
@@ -93,15 +93,6 @@ __global__ void k_rscatter(team_info ti, int *dst, int *src, size_t n, int round
     rs_check(ti, dst, n, seed, salt + r, bad);
     shmemx_team_sync_grid(ti.team);
   }
-}
-/* _on_stream: the fill and the check around the host's call. */
-__global__ void k_rs_fill(team_info ti, int *dst, int *src, size_t n, uint64_t seed, unsigned salt)
-{
-  rs_fill(ti, dst, src, n, seed, salt);
-}
-__global__ void k_rs_check(team_info ti, const int *dst, size_t n, uint64_t seed, unsigned salt, unsigned *bad)
-{
-  rs_check(ti, dst, n, seed, salt, bad);
 }
 /* Whether the team is behind the host proxy (out[0]), and whether the
  * selection takes LL for a reduce-scatter of n ints from the private
@@ -215,12 +206,12 @@ static unsigned take_bad(void)
 }
 
 /* The LL reduce-scatter (collectives/ll.h) from a source outside the
- * symmetric heap, which only LL allows: the _block form, the _grid form
- * (grid g) and _on_stream, 3 rounds each, where the selection takes LL --
+ * symmetric heap, which only LL allows: the _block form and the _grid form
+ * (grid g), 3 rounds each, where the selection takes LL --
  * which it must on a team of 2+ members on this node up to 1 KB per
  * member's block. */
 static void ll_scatter_private(const team_info &ti, const char *tn, int *dst, int *priv, size_t n, int g,
-                               unsigned *salt, cudaStream_t s)
+                               unsigned *salt)
 {
   int *pk, hk[2];
   GT_CUDA(cudaMalloc((void **)&pk, sizeof hk));
@@ -237,14 +228,6 @@ static void ll_scatter_private(const team_info &ti, const char *tn, int *dst, in
   k_rscatter<<<g, 256>>>(ti, dst, priv, n, 3, gt_seed, *salt += 8, bad_dev, 0);
   GT_LAUNCHED();
   GT_CHECK(take_bad() == 0, "%s int sum_reduce_scatter_grid private source n=%zu grid=%d", tn, n, g);
-  for (int r = 0; r < 3; r++) {
-    unsigned sa = *salt += 8;
-    k_rs_fill<<<4, 256, 0, s>>>(ti, dst, priv, n, gt_seed, sa);
-    shmemx_int_sum_reduce_scatter_on_stream(ti.team, dst, priv, n, s);
-    k_rs_check<<<4, 256, 0, s>>>(ti, dst, n, gt_seed, sa, bad_dev);
-    GT_CUDA(cudaStreamSynchronize(s));
-    GT_CHECK(take_bad() == 0, "%s int sum_reduce_scatter_on_stream private source n=%zu round %d", tn, n, r);
-  }
 }
 
 int main(int argc, char **argv)
@@ -307,8 +290,6 @@ int main(int argc, char **argv)
    * up to 16387 elements, grids of 1 and 3, fewer graph replays */
   const char *qv = getenv("SHOAL_TEST_GRID_QUICK");
   const bool quick = qv && *qv == '1';
-  cudaStream_t ll_stream;
-  GT_CUDA(cudaStreamCreate(&ll_stream));
   const size_t ns[] = {1, 7, 1000, 4099, 16387, 100003, (1u << 20) + 5};
   const size_t n_ns = quick ? 5 : sizeof ns / sizeof ns[0];
   const int grids[] = {1, 3, gmax};
@@ -354,7 +335,7 @@ int main(int argc, char **argv)
         k_rscatter<<<g, 256>>>(ti, (int *)B, (int *)A, n, rounds, gt_seed, salt += 8, bad_dev, 0);
         GT_LAUNCHED();
         GT_CHECK(take_bad() == 0, "%s int sum_reduce_scatter_grid n=%zu grid=%d", tn, n, g);
-        ll_scatter_private(ti, tn, (int *)B, (int *)priv, n, g, &salt, ll_stream);
+        ll_scatter_private(ti, tn, (int *)B, (int *)priv, n, g, &salt);
         /* bytes: aligned, and both buffers misaligned */
         size_t nb = n + (n & 1 ? 0 : 3);
         for (int which = 0; which < 3; which++)
@@ -401,7 +382,6 @@ int main(int argc, char **argv)
     GT_CUDA(cudaFree(round));
     GT_CUDA(cudaStreamDestroy(s));
   }
-  GT_CUDA(cudaStreamDestroy(ll_stream));
   GT_CUDA(cudaFree(priv));
   shmem_free(A);
   shmem_free(B);
