@@ -135,6 +135,7 @@ for np in $(want local && echo $nps); do
   done
   # a grid that breaks the rules stops with a message, not a hang
   if [ "$np" -ge 2 ]; then
+    mps off   # kernels that stop on purpose (a trap) can leave an MPS server unusable
     for m in mismatch toomany; do
       echo "== test_grid $m with $np PEs (must fail with a message)"
       if launch "$np" "$O/test_grid" $m > "$O/test_grid.$m.log" 2>&1 ||
@@ -142,6 +143,7 @@ for np in $(want local && echo $nps); do
         cat "$O/test_grid.$m.log"; echo "FAIL: test_grid $m with $np PEs"; status=1
       fi
     done
+    mps on
   fi
 done
 # Every peer behind the host proxy (SHOAL_PES_PER_NODE=1 makes each PE its
@@ -182,6 +184,7 @@ for k in 2 3; do
 done
 # The wait watchdog in kernels: must end the job (non-zero) within the
 # timeout plus a margin, with the kernel's message and the host's.
+mps off   # the watchdog stops a kernel on purpose
 echo "== test_watchdog with 2 PEs (SHOAL_WAIT_TIMEOUT=5: must fail, within 60 s)"
 t0=$(date +%s)
 out=$(SHOAL_TEST_TIMEOUT=90 launch 2 -x SHOAL_WAIT_TIMEOUT=5 "$O/test_watchdog" 2>&1)
