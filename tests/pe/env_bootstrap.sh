@@ -30,19 +30,7 @@ if "$py" -c "import torch.distributed.run" 2>/dev/null; then
   rm -f env_torchrun.out
 fi
 
-# expect WANTED-TEXT COMMAND...: must fail, quickly, saying WANTED-TEXT
-expect_error() {
-  text=$1; shift
-  out=$(timeout 60 "$@" 2>&1)
-  rc=$?
-  if [ $rc -eq 0 ] || [ $rc -eq 124 ] || ! printf '%s\n' "$out" | grep -F -q -- "$text"; then
-    echo "FAIL: $*: exit $rc, output should contain \"$text\""
-    printf '%s\n' "$out" | tail -8 | sed 's/^/    /'
-    status=1
-  else
-    echo "ok: $* fails with \"$text\""
-  fi
-}
+. "$here/expect_error.sh"
 unset PMIX_NAMESPACE
 expect_error 'WORLD_SIZE="zero" must be an integer' \
   env RANK=0 WORLD_SIZE=zero MASTER_ADDR=127.0.0.1 MASTER_PORT=29999 tests/pe/test_rma

@@ -88,19 +88,7 @@ job() {
   rm -f "$tmp"/rank*.out
 }
 
-# expect WANTED-TEXT COMMAND...: must fail, within a minute, saying WANTED-TEXT
-expect_error() {
-  text=$1; shift
-  out=$(timeout 60 "$@" 2>&1)
-  rc=$?
-  if [ $rc -eq 0 ] || [ $rc -eq 124 ] || ! printf '%s\n' "$out" | grep -F -q -- "$text"; then
-    echo "FAIL: $*: exit $rc, output should contain \"$text\""
-    printf '%s\n' "$out" | tail -8 | sed 's/^/    /'
-    status=1
-  else
-    echo "ok: fails with \"$text\""
-  fi
-}
+. "$here/expect_error.sh"
 
 # 1. MASTER_PORT+1 silent, the next port garbage: rank 0 takes the third.
 pick_ports silent garbage

@@ -11,7 +11,7 @@ tests_pe_faults_LDADD = libshoal.la
 # The env (torchrun-style) bootstrap and the unique-id start.
 check_PROGRAMS += tests/pe/test_uid
 TESTS += tests/pe/test_uid tests/pe/env_bootstrap.sh tests/pe/env_bootstrap_port.sh
-EXTRA_DIST += tests/pe/env_bootstrap.sh tests/env-run.sh tests/pe/env_bootstrap_port.sh \
+EXTRA_DIST += tests/pe/env_bootstrap.sh tests/env-run.sh tests/pe/env_bootstrap_port.sh tests/pe/expect_error.sh \
 	tests/pe/bootstrap_squat.py
 tests_pe_test_uid_SOURCES = tests/pe/test_uid.c
 tests_pe_test_uid_LDADD = libshoal.la
