@@ -9,6 +9,7 @@
 #include <sched.h>
 #include <type_traits>
 #include "gpu_lib.h"
+#include "gpu_lib_reduce.h"
 
 /* ---- AMOs ------------------------------------------------------------------ */
 template <class T> __device__ void amo_on(int op, T *r, uint64_t a, uint64_t b, uint64_t *out)
@@ -196,60 +197,23 @@ void shoal_gpu_lib_move(const char *call, int which, shmem_team_t team, void *de
   shoal_gpu_hcheck(call, SHOAL_GPURT(StreamSynchronize)(st));
 }
 
-enum {
-#define LIB_OP(OP, CLASS) LIB_OP_##OP,
-  SHOAL_REDUCE_OPS(LIB_OP)
-#undef LIB_OP
-};
-
-template <class T>
-static int reduce_as(const char *call, shmem_team_t team, void *dest, const void *src, size_t n, int op,
-                     int scatter, shoal_gpu_stream_t st)
-{
-  T *d = (T *)dest;
-  const T *s = (const T *)src;
-#define LIB_REDUCE(OP) shoal_gpu_reduce_on_stream<T, shoal_gpu_op_##OP>(call, team, d, s, n, scatter, st)
-  switch (op) {
-  case LIB_OP_min: return LIB_REDUCE(min);
-  case LIB_OP_max: return LIB_REDUCE(max);
-  default: break;
-  }
-  /* signed integers: min and max only (lib_reduce sends the rest to the
-   * unsigned kernels) */
-  if constexpr (!(std::is_integral<T>::value && std::is_signed<T>::value)) {
-    switch (op) {
-    case LIB_OP_sum: return LIB_REDUCE(sum);
-    case LIB_OP_prod: return LIB_REDUCE(prod);
-    default: break;
-    }
-    if constexpr (std::is_integral<T>::value) {
-      switch (op) {
-      case LIB_OP_and: return LIB_REDUCE(and);
-      case LIB_OP_or: return LIB_REDUCE(or);
-      case LIB_OP_xor: return LIB_REDUCE(xor);
-      default: break;
-      }
-    }
-  }
-#undef LIB_REDUCE
-  return -1;
-}
-
+/* The reductions' kernels live in four units compiled side by side
+ * (gpu_lib_reduce_*.cu: nvcc's time on one unit holding every typed
+ * kernel was most of a GPU build). */
 static int lib_reduce(const char *call, shmem_team_t team, void *dest, const void *src, size_t count,
                       int kind, int size, int op, int scatter, shoal_gpu_stream_t st)
 {
-  int rc = -1;
   /* Two's complement: signed sums, products and bitwise operators have
    * the unsigned kernels' bits, so only min and max need signed kernels
    * (a fifth fewer kernels for nvcc/hipcc to build). */
-  if (kind == 0 && op != LIB_OP_min && op != LIB_OP_max) kind = 1;
-#define LIB_TYPE(K, S, T) else if (kind == K && size == S) rc = reduce_as<T>(call, team, dest, src, count, op, scatter, st);
-  if (0) {}
-  LIB_TYPE(0, 1, int8_t) LIB_TYPE(0, 2, int16_t) LIB_TYPE(0, 4, int32_t) LIB_TYPE(0, 8, int64_t)
-  LIB_TYPE(1, 1, uint8_t) LIB_TYPE(1, 2, uint16_t) LIB_TYPE(1, 4, uint32_t) LIB_TYPE(1, 8, uint64_t)
-  LIB_TYPE(2, 4, float) LIB_TYPE(2, 8, double)
-#undef LIB_TYPE
-  return rc;
+  if (kind == 0 && op != SHOAL_LIB_OP_min && op != SHOAL_LIB_OP_max) kind = 1;
+  switch (kind) {
+  case 0: return shoal_gpu_lib_reduce_signed(call, team, dest, src, count, size, op, scatter, st);
+  case 1: return size <= 2 ? shoal_gpu_lib_reduce_narrow(call, team, dest, src, count, size, op, scatter, st)
+                           : shoal_gpu_lib_reduce_wide(call, team, dest, src, count, size, op, scatter, st);
+  case 2: return shoal_gpu_lib_reduce_float(call, team, dest, src, count, size, op, scatter, st);
+  default: return -1;
+  }
 }
 
 int shoal_gpu_lib_reduce(const char *call, shmem_team_t team, void *dest, const void *src, size_t count,

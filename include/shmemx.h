@@ -76,7 +76,8 @@ SHMEMX_F16_TYPES(SHMEMX_DECL_F16)
 /* ---- GPU translation units (nvcc, hipcc): see <shoal/gpu_x.h> ----------- */
 /* (the grid-scope collectives shmemx_*_grid and shmemx_grid_max_blocks:
  * <shoal/gpu_grid.h>, included with it) */
-#ifdef SHOAL_GPU_TU
+#if defined(SHOAL_GPU_TU) && !defined(SHMEMX_GPU_H)
+#define SHMEMX_GPU_H
 extern "C" shmem_team_t shoalh_team_node __asm__("SHMEMX_TEAM_NODE");
 static inline __host__ __device__ shmem_team_t shoal_gpu_team_node(void)
 { return SHOAL_GPU_PICK((shmem_team_t)shoal_dgpu.team_key[2], shoalh_team_node); }

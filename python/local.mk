@@ -28,7 +28,7 @@ if HAVE_CUDA
 python_shoal__shoal_la_CPPFLAGS += -DSHOAL_PY_GPU $(CUDA_CPPFLAGS)
 python_shoal__shoal_la_LIBADD += python/shoal/gpu_stream.lo $(CUDA_LIBS) -lstdc++
 python/shoal/gpu_stream.lo: $(top_srcdir)/python/shoal/gpu_stream.cu $(top_srcdir)/python/shoal/gpu_stream.h \
-		gpu/gpu_lib.lo
+		gpu-include/.stamp
 	@$(MKDIR_P) python/shoal/.libs
 	$(AM_V_GEN)$(GPU_LIB_CC) -I$(top_srcdir)/include -Igpu-include \
 	  -c $(top_srcdir)/python/shoal/gpu_stream.cu -o python/shoal/.libs/gpu_stream.o && \
