@@ -46,5 +46,8 @@ SHOAL_HIDDEN const char *shoal_gpu_v_write_value(void *p, uint64_t v, size_t siz
 /* The GPU runtime (gpu_runtime.c), called from runtime/init.c. */
 SHOAL_HIDDEN int shoal_gpu_init(void);
 SHOAL_HIDDEN void shoal_gpu_fini(void);
+/* shmem_finalize, before it waits for the other PEs: this PE's kernels
+ * are done, and one that stopped (a trap) ends the job here, naming it. */
+SHOAL_HIDDEN void shoal_gpu_finish_kernels(const char *call);
 
 #endif

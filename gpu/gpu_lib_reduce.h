@@ -1,6 +1,7 @@
-/* The library's reduction kernels, split by type over four units
- * (gpu_lib_reduce_{signed,narrow,wide,float}.cu) that nvcc/hipcc compile
- * side by side; gpu_lib.cu picks the unit.  Private to the GPU library. */
+/* The library's reduction kernels, split by type over six units
+ * (gpu_lib_reduce_{signed,uint8,uint16,uint32,uint64,float}.cu) that
+ * nvcc/hipcc compile side by side; gpu_lib.cu picks the unit.  Private to
+ * the GPU library. */
 #ifndef SHOAL_GPU_LIB_REDUCE_H
 #define SHOAL_GPU_LIB_REDUCE_H
 
@@ -22,8 +23,10 @@ enum {
                                                  const void *src, size_t count, int size, int op,        \
                                                  int scatter, shoal_gpu_stream_t st)
 SHOAL_LIB_REDUCE_UNIT(shoal_gpu_lib_reduce_signed);   /* int8..int64: min, max */
-SHOAL_LIB_REDUCE_UNIT(shoal_gpu_lib_reduce_narrow);   /* uint8, uint16 */
-SHOAL_LIB_REDUCE_UNIT(shoal_gpu_lib_reduce_wide);     /* uint32, uint64 */
+SHOAL_LIB_REDUCE_UNIT(shoal_gpu_lib_reduce_uint8);
+SHOAL_LIB_REDUCE_UNIT(shoal_gpu_lib_reduce_uint16);
+SHOAL_LIB_REDUCE_UNIT(shoal_gpu_lib_reduce_uint32);
+SHOAL_LIB_REDUCE_UNIT(shoal_gpu_lib_reduce_uint64);
 SHOAL_LIB_REDUCE_UNIT(shoal_gpu_lib_reduce_float);    /* float, double */
 
 /* The _on_stream reduction of T with the operator op (included by the

@@ -258,10 +258,19 @@ int shoal_gpu_init(void)
   return 0;
 }
 
+/* Before the other PEs are waited for: a PE whose kernel trapped says so
+ * at once, rather than a leave or barrier timeout caused by a peer that
+ * is still in its own GPU's recovery (bench/RESULTS.md, session 10).  Its
+ * kernels wait only for peers' kernels and proxies, which all still run. */
+void shoal_gpu_finish_kernels(const char *call)
+{
+  if (g.on) GPU_CK(call, "waiting for this PE's kernels", shoal_gpu_v_sync());
+}
+
 void shoal_gpu_fini(void)
 {
   if (!g.on) return;
-  /* A kernel that failed (a trap) ends the job here at the latest. */
+  /* A kernel that failed (a trap) since ends the job here at the latest. */
   GPU_CK("shmem_finalize", "waiting for this PE's kernels", shoal_gpu_v_sync());
   shoal_gpu_proxy_stop();
   shoal_gpu_lib_amo_stop();   /* no more peers' AMOs to apply */

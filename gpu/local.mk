@@ -21,12 +21,13 @@ EXTRA_DIST += gpu/gpu_cuda.c gpu/gpu_hip.c gpu/gpu_runtime.c gpu/gpu.h gpu/gpu_p
 	bench/gpu/results-h100x1-mps-grid-s5.csv bench/gpu/results-h100x1-mps-grid-nopct-s5.csv bench/gpu/results-h100x1-mps-watchdog-s6.csv bench/gpu/results-h100x1-mps-redscope-s7.csv bench/gpu/results-h100x1-mps50-nvshmem-s8.csv bench/gpu/results-h100x1-mps-sizing-s8.csv bench/gpu/results-h100x1-mps-llbox-s8.csv \
 	bench/gpu/plots/put_bw.png bench/gpu/plots/collectives.png
 # The library's own kernels (gpu/gpu_lib*.cu) are compiled by nvcc/hipcc:
-# gpu_lib.cu and the reductions split by type over four units, which a
+# gpu_lib.cu and the reductions split by type over six units, which a
 # parallel make compiles side by side.  libtool does not know those
 # compilers, so the rule writes the libtool object (.lo) that names the one
 # PIC object for both library kinds.
-GPU_LIB_UNITS = gpu/gpu_lib.lo gpu/gpu_lib_reduce_signed.lo gpu/gpu_lib_reduce_narrow.lo \
-	gpu/gpu_lib_reduce_wide.lo gpu/gpu_lib_reduce_float.lo
+GPU_LIB_UNITS = gpu/gpu_lib.lo gpu/gpu_lib_reduce_signed.lo gpu/gpu_lib_reduce_uint8.lo \
+	gpu/gpu_lib_reduce_uint16.lo gpu/gpu_lib_reduce_uint32.lo gpu/gpu_lib_reduce_uint64.lo \
+	gpu/gpu_lib_reduce_float.lo
 GPU_LIB_DEPS = $(top_srcdir)/gpu/gpu_lib.h $(top_srcdir)/gpu/gpu_lib_reduce.h $(shoalinc_HEADERS) \
 	$(include_HEADERS) $(shoaldev_HEADERS) gpu-include/.stamp
 EXTRA_DIST += gpu/gpu_lib_reduce.h $(GPU_LIB_UNITS:.lo=.cu)
@@ -37,8 +38,10 @@ gpu-include/.stamp:
 	@touch $@
 gpu/gpu_lib.lo: $(top_srcdir)/gpu/gpu_lib.cu
 gpu/gpu_lib_reduce_signed.lo: $(top_srcdir)/gpu/gpu_lib_reduce_signed.cu
-gpu/gpu_lib_reduce_narrow.lo: $(top_srcdir)/gpu/gpu_lib_reduce_narrow.cu
-gpu/gpu_lib_reduce_wide.lo: $(top_srcdir)/gpu/gpu_lib_reduce_wide.cu
+gpu/gpu_lib_reduce_uint8.lo: $(top_srcdir)/gpu/gpu_lib_reduce_uint8.cu
+gpu/gpu_lib_reduce_uint16.lo: $(top_srcdir)/gpu/gpu_lib_reduce_uint16.cu
+gpu/gpu_lib_reduce_uint32.lo: $(top_srcdir)/gpu/gpu_lib_reduce_uint32.cu
+gpu/gpu_lib_reduce_uint64.lo: $(top_srcdir)/gpu/gpu_lib_reduce_uint64.cu
 gpu/gpu_lib_reduce_float.lo: $(top_srcdir)/gpu/gpu_lib_reduce_float.cu
 $(GPU_LIB_UNITS): $(GPU_LIB_DEPS)
 	@$(MKDIR_P) gpu/.libs

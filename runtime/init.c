@@ -311,6 +311,9 @@ static void finalize_as(uint64_t how, const char *call)
   /* Tell everyone this PE left, then meet the others here, and only here:
    * a barrier would also match a barrier the others are in (a PE that
    * exits early), and they would hang in the next one. */
+#ifdef SHOAL_HAVE_GPU
+  shoal_gpu_finish_kernels(call);
+#endif
   shoal_rt.leaving = true;
   shoal_peers_announce_leaving(how);
   shoal_peers_wait_all_leaving();
