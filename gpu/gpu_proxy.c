@@ -5,8 +5,8 @@
  * of transport/proxy/am.h, whose target side applies them to the peer's
  * GPU heap.  A command is done (the queue's done counter passes it) when
  * its source has been copied out (put), its data has landed (get), its
- * result is in the slot (fetching AMO), or every earlier command is
- * applied at its target (quiet). */
+ * result is in its result entry (fetching AMO, small get), or every
+ * earlier command is applied at its target (quiet). */
 #include "../runtime/internal.h"
 #include "gpu.h"
 #include "gpu_proxy.h"
@@ -25,9 +25,9 @@ static struct {
   char *base;            /* my GPU heap */
   size_t size;
   shoal_pq hq;           /* host view of the queue */
-  void *host_block;      /* slots, done, quiet_mark */
-  uint64_t *head_dev;    /* the ticket counter, in device memory */
-  uint64_t head_dummy;   /* the host view's head (the host never posts) */
+  void *host_block;      /* slots, results, done, quiet_mark */
+  uint64_t *dev_words;   /* head and done_seen, in device memory */
+  uint64_t head_dummy, done_seen_dummy;   /* the host view's (the host never posts) */
   pthread_t thread;
   int stop;
 } P;
@@ -52,7 +52,7 @@ static size_t dt_bytes(uint32_t dt)
 static void carry_out(uint64_t t, const shoal_pq_cmd *c)
 {
   uint64_t result = 0;
-  bool keep = false;
+  bool fetches = shoal_pq_fetches(c);   /* the kernel waits for result */
   switch (c->op) {
   case SHOAL_PQ_PUT:
     shoal_am_put(call, (int)c->pe, SHOAL_AM_GPU_HEAP, heap_off(c->dest, c->n, c),
@@ -63,7 +63,6 @@ static void carry_out(uint64_t t, const shoal_pq_cmd *c)
                  c->n <= 8 ? c->n : 8);
     break;
   case SHOAL_PQ_GET_INLINE:
-    keep = true;
     shoal_am_get(call, (int)c->pe, SHOAL_AM_GPU_HEAP, heap_off(c->src, c->n, c), &result,
                  c->n <= 8 ? c->n : 8);
     break;
@@ -72,10 +71,9 @@ static void carry_out(uint64_t t, const shoal_pq_cmd *c)
                  (void *)(uintptr_t)c->dest, c->n);
     break;
   case SHOAL_PQ_AMO:
-    keep = c->n != 0;   /* the kernel waits for the result */
     shoal_am_amo(call, (int)c->pe, SHOAL_AM_GPU_HEAP, heap_off(c->dest, dt_bytes(c->dtype), c),
                  (shoal_amo_op)c->amo_op, (shoal_dtype)c->dtype, &c->operand, &c->compare,
-                 keep ? &result : NULL);
+                 fetches ? &result : NULL);
     break;
   case SHOAL_PQ_QUIET:
     shoal_am_quiet(call);
@@ -84,7 +82,7 @@ static void carry_out(uint64_t t, const shoal_pq_cmd *c)
   default:
     shoal_error(call, "the GPU posted a command of unknown kind %u", c->op);
   }
-  shoal_pq_complete(&P.hq, t, keep, result);
+  shoal_pq_complete(&P.hq, t, fetches, result);
 }
 
 static void *proxy_main(void *arg)
@@ -132,20 +130,26 @@ int shoal_gpu_proxy_start(int device, char *base, size_t size, shoal_pq *dev_q)
   P.device = device;
   P.base = base;
   P.size = size;
-  size_t bytes = PROXY_SLOTS * sizeof(shoal_pq_cmd) + 2 * 64;
+  /* Host block: slots, results, then done and quiet_mark on lines of
+   * their own.  Device words: head, and done_seen a 128-byte L2 line away
+   * (every post reads the one and adds to the other). */
+  size_t slots = PROXY_SLOTS * sizeof(shoal_pq_slot);
+  size_t results = PROXY_SLOTS * sizeof(shoal_pq_result);
+  size_t bytes = slots + results + 2 * 64;
   void *h, *d;
   const char *err = shoal_gpu_v_host_alloc_mapped(&h, &d, bytes);
-  if (!err) err = shoal_gpu_v_malloc((void **)&P.head_dev, sizeof(uint64_t));
-  if (!err) err = shoal_gpu_v_memset(P.head_dev, 0, sizeof(uint64_t));
+  if (!err) err = shoal_gpu_v_malloc((void **)&P.dev_words, 256);
+  if (!err) err = shoal_gpu_v_memset(P.dev_words, 0, 256);
   if (err) shoal_error("shmem_init", "allocating the GPU proxy's command queue: %s", err);
   P.host_block = h;
   char *hb = h, *db = d;
-  size_t slots = PROXY_SLOTS * sizeof(shoal_pq_cmd);
-  P.hq = (shoal_pq){&P.head_dummy, (shoal_pq_cmd *)hb, (uint64_t *)(hb + slots),
-                    (uint64_t *)(hb + slots + 64), PROXY_SLOTS};
-  shoal_pq_reset(&P.hq);
-  *dev_q = (shoal_pq){P.head_dev, (shoal_pq_cmd *)db, (uint64_t *)(db + slots),
-                      (uint64_t *)(db + slots + 64), PROXY_SLOTS};
+  P.hq = (shoal_pq){&P.head_dummy, &P.done_seen_dummy, (shoal_pq_slot *)hb,
+                    (shoal_pq_result *)(hb + slots), (uint64_t *)(hb + slots + results),
+                    (uint64_t *)(hb + slots + results + 64), PROXY_SLOTS};
+  shoal_pq_reset(&P.hq);   /* the device's head and done_seen: zeroed above */
+  *dev_q = (shoal_pq){P.dev_words, P.dev_words + 16, (shoal_pq_slot *)db,
+                      (shoal_pq_result *)(db + slots), (uint64_t *)(db + slots + results),
+                      (uint64_t *)(db + slots + results + 64), PROXY_SLOTS};
   /* Load the AMO kernel now: loading a module while a kernel spins waiting
    * for that very AMO (CUDA's lazy loading) would never finish. */
   uint64_t zero = 0, old = 0;
@@ -181,6 +185,6 @@ void shoal_gpu_proxy_stop(void)
   /* The fabric half stays up when it is the host transport too. */
   if (shoal_rt.transport != &shoal_transport_proxy) shoal_am_fini();
 #endif
-  shoal_gpu_v_free(P.head_dev);
+  shoal_gpu_v_free(P.dev_words);
   shoal_gpu_v_host_free(P.host_block);
 }
