@@ -14,10 +14,16 @@
 #include "gpu_lib.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { PROXY_SLOTS = 1024 };
+/* After its last command the proxy spins this long before it sleeps: a
+ * kernel issuing back to back (each command a few us apart) never finds it
+ * asleep. */
+#define PROXY_HOT_NS 100000ull
 
 static struct {
   bool on;
@@ -85,24 +91,54 @@ static void carry_out(uint64_t t, const shoal_pq_cmd *c)
   shoal_pq_complete(&P.hq, t, fetches, result);
 }
 
+static uint64_t now_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
 static void *proxy_main(void *arg)
 {
   (void)arg;
   shoal_gpu_v_relax_capture();   /* a user thread may capture a graph meanwhile */
   const char *err = shoal_gpu_v_set_device(P.device);
   if (err) shoal_error(call, "the proxy thread could not select GPU %d: %s", P.device, err);
-  shoal_backoff bo = SHOAL_BACKOFF_INIT;
+  uint64_t idle_since = 0;   /* when the queue was last found empty after a command */
+  unsigned naps = 0;
   for (uint64_t t = 0; !__atomic_load_n(&P.stop, __ATOMIC_ACQUIRE);) {
     shoal_pq_cmd c;
-    if (!shoal_pq_peek(&P.hq, t, &c)) {
-      /* Stay hot a while (latency), then back off (idle PEs cost little). */
-      if (bo.spins < 4096) bo.spins++;
-      else shoal_backoff_wait(&bo);
+    if (shoal_pq_peek(&P.hq, t, &c)) {
+      carry_out(t, &c);
+      t++;
+      idle_since = 0;
+      naps = 0;
       continue;
     }
-    bo.spins = 0;
-    carry_out(t, &c);
-    t++;
+    /* Hot for PROXY_HOT_NS of wall time (a clock, not a spin count, so
+     * the window does not shrink or grow with the cost of a peek), then
+     * sleep in steps growing to 100 us (idle PEs cost little).  Not the
+     * library's wait backoff: an idle proxy waits for nothing, so the wait
+     * watchdog has nothing to say about it. */
+    uint64_t now = now_ns();
+    if (!idle_since) idle_since = now;
+    if (now - idle_since < PROXY_HOT_NS) {
+      if (shoal_spin_limit) cpu_relax();
+      else sched_yield();   /* more PEs than cores: they need this core */
+      continue;
+    }
+    struct timespec ts = {0, (long)(naps < 100 ? 1 + naps : 100) * 1000};
+    naps++;
+    nanosleep(&ts, NULL);
   }
   return NULL;
 }
