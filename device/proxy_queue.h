@@ -33,8 +33,9 @@
  * once every word of slot t % cap carries tag(t), carries it out, writes a
  * fetching command's result, then *done = t + 1.  Storing done is what
  * hands the slot back: the consumer has read and checked all 14 words by
- * then, so the next producer's stores cannot be what it read.  Stale words
- * in a slot carry tag(t - cap), never tag(t) (cap < 2^32).
+ * then, so the next producer's stores cannot be what it read (which is also
+ * why done_seen needs no ordering: it only says when a store may start).
+ * Stale words in a slot carry tag(t - cap), never tag(t) (cap < 2^32).
  *
  * Results (fetching AMOs, GET_INLINE): entry t % cap of results[], 16
  * bytes, two words {32 bits of the result, tag(t)}.  The producer polls
@@ -44,12 +45,14 @@
  * consumer writes a result into an entry only when its two tags differ by
  * exactly 2 (the previous fetching occupant took its result).  That wait
  * cannot deadlock: the occupant is an earlier ticket, whose producer
- * already polls for (or has read) a result the consumer has written.  Every
- * ticket of entry i has a tag = i + 1 (mod cap); the marks and the initial
- * tags are = i + 2 and i (mod cap), so neither a taken entry nor a mix of
- * its old and new words (a torn read while the consumer writes) ever reads
- * as a result.  A result of ticket t means done >= t (tickets are carried
- * out in order), so it raises done_seen to t.
+ * already polls for (or has read) a result the consumer has written.  The
+ * tags of entry i's tickets are i + 1 mod cap; the marks and the initial
+ * tags are i + 2 and i mod cap, so neither a taken entry nor a mix of its
+ * old and new words (a torn read while the consumer writes) ever reads as
+ * a result.  (Only a result left unread while 2^32 more tickets pass could
+ * pass for a later one; its producer polls for it from the moment it
+ * posts.)  A result of ticket t means done >= t (tickets are carried out in
+ * order), so it raises done_seen to t.
  *
  * *done counts commands carried out, in ticket order: ticket t is complete
  * once *done > t (blocking put/get and quiet wait on it).  *quiet_mark is
@@ -86,7 +89,9 @@ typedef struct shoal_pq_cmd {
 #define SHOAL_PQ_WORDS 14
 
 /* 112 bytes of command and 16 unused: one slot per 128 bytes, so a
- * producer's stores never share a 64-byte line with the next slot's. */
+ * producer's stores never share a 64-byte line with the next slot's.  The
+ * results live apart (results[]): a slot's lines are written by GPU
+ * producers only, a result entry's by the proxy and its one reader. */
 typedef struct shoal_pq_slot {
   uint64_t w[SHOAL_PQ_WORDS];
   uint64_t pad[2];
