@@ -93,9 +93,9 @@ typedef struct shoal_pq_cmd {
  * results live apart (results[]): a slot's lines are written by GPU
  * producers only, a result entry's by the proxy and its one reader. */
 typedef struct shoal_pq_slot {
-  uint64_t w[SHOAL_PQ_WORDS];
+  uint64_t w[SHOAL_PQ_WORDS];   /* stored two at a time (16-byte aligned) */
   uint64_t pad[2];
-} shoal_pq_slot;
+} __attribute__((aligned(16))) shoal_pq_slot;
 
 /* Aligned for one 16-byte access. */
 typedef struct shoal_pq_result {
