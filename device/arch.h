@@ -42,6 +42,14 @@
 #define shoal_fetch_and(p, v) __atomic_fetch_and((p), (v), __ATOMIC_SEQ_CST)
 #define shoal_fetch_or(p, v) __atomic_fetch_or((p), (v), __ATOMIC_SEQ_CST)
 #define shoal_fetch_xor(p, v) __atomic_fetch_xor((p), (v), __ATOMIC_SEQ_CST)
+/* Raises *p to v if it is lower; returns the old value.  uint64_t only
+ * (GCC has no __atomic_fetch_max). */
+static inline uint64_t shoal_fetch_max(uint64_t *p, uint64_t v)
+{
+  uint64_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (old < v && !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {}
+  return old;
+}
 /* Generic forms work for any 4- or 8-byte object, floats included. */
 #define shoal_atomic_load_any(p, out) __atomic_load((p), (out), __ATOMIC_SEQ_CST)
 #define shoal_atomic_store_any(p, in) __atomic_store((p), (in), __ATOMIC_SEQ_CST)

@@ -46,6 +46,7 @@ SHOAL_GPU_RMW(shoal_gpu_fetch_and, fetch_and)
 SHOAL_GPU_RMW(shoal_gpu_fetch_or, fetch_or)
 SHOAL_GPU_RMW(shoal_gpu_fetch_xor, fetch_xor)
 SHOAL_GPU_RMW(shoal_gpu_exchange, exchange)
+SHOAL_GPU_RMW(shoal_gpu_fetch_max, fetch_max)
 #undef SHOAL_GPU_RMW
 template <class T, class U> __device__ inline bool shoal_gpu_cas(T *p, T *cmp, U v)
 {
@@ -70,6 +71,7 @@ SHOAL_GPU_RMW(shoal_gpu_fetch_and, __hip_atomic_fetch_and)
 SHOAL_GPU_RMW(shoal_gpu_fetch_or, __hip_atomic_fetch_or)
 SHOAL_GPU_RMW(shoal_gpu_fetch_xor, __hip_atomic_fetch_xor)
 SHOAL_GPU_RMW(shoal_gpu_exchange, __hip_atomic_exchange)
+SHOAL_GPU_RMW(shoal_gpu_fetch_max, __hip_atomic_fetch_max)
 #undef SHOAL_GPU_RMW
 template <class T, class U> __device__ inline bool shoal_gpu_cas(T *p, T *cmp, U v)
 {
@@ -99,6 +101,7 @@ template <class T, class U> __device__ inline bool shoal_gpu_cas(T *p, T *cmp, U
 #define shoal_fetch_and(p, v) shoal_gpu_fetch_and((p), (v))
 #define shoal_fetch_or(p, v) shoal_gpu_fetch_or((p), (v))
 #define shoal_fetch_xor(p, v) shoal_gpu_fetch_xor((p), (v))
+#define shoal_fetch_max(p, v) shoal_gpu_fetch_max((p), (v))
 #define shoal_atomic_load_any(p, out) (*(out) = shoal_gpu_load((p), SHOAL_RLX))
 #define shoal_atomic_store_any(p, in) shoal_gpu_store((p), *(in), SHOAL_RLX)
 #define shoal_atomic_swap_any(p, in, out) (*(out) = shoal_gpu_exchange((p), *(in)))

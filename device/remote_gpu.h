@@ -52,7 +52,8 @@ SHOAL_FN uint64_t shoal_gpu_proxy_post(const char *what, uint32_t op, int pe, co
 /* Blocking: the source is copied out (reusable) when the proxy is done.
  * Up to 8 bytes travel in the command itself: the source may then be a
  * thread's local memory (a stack variable), which the proxy cannot read;
- * likewise a get of up to 8 bytes comes back in the slot. */
+ * likewise a get of up to 8 bytes comes back in the command's result
+ * entry.  Neither fences or reads host memory to post. */
 SHOAL_FN void shoal_remote_put(struct shoal_ctx *ctx, void *dest, const void *src, size_t n, int pe)
 {
   if (!n) return;
@@ -79,7 +80,7 @@ SHOAL_FN void shoal_remote_get(struct shoal_ctx *ctx, void *dest, const void *sr
   shoal_pq_wait(&shoal_dgpu.pq, t);
 }
 /* Non-fetching AMOs only post (their operands travel in the slot); the
- * fetching ones wait for their result. */
+ * fetching ones wait for their result (one PCIe read per poll). */
 SHOAL_FN void shoal_remote_amo(struct shoal_ctx *ctx, shoal_amo_op op, shoal_dtype dt, void *dest,
                                const void *operand, const void *compare, void *result, int pe)
 {

@@ -5,8 +5,8 @@
  * of transport/proxy/am.h, whose target side applies them to the peer's
  * GPU heap.  A command is done (the queue's done counter passes it) when
  * its source has been copied out (put), its data has landed (get), its
- * result is in the slot (fetching AMO), or every earlier command is
- * applied at its target (quiet). */
+ * result is in its result entry (fetching AMO, small get), or every
+ * earlier command is applied at its target (quiet). */
 #include "../runtime/internal.h"
 #include "gpu.h"
 #include "gpu_proxy.h"
@@ -14,10 +14,16 @@
 #include "gpu_lib.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum { PROXY_SLOTS = 1024 };
+/* After its last command the proxy spins this long before it sleeps: a
+ * kernel issuing back to back (each command a few us apart) never finds it
+ * asleep. */
+#define PROXY_HOT_NS 100000ull
 
 static struct {
   bool on;
@@ -25,9 +31,9 @@ static struct {
   char *base;            /* my GPU heap */
   size_t size;
   shoal_pq hq;           /* host view of the queue */
-  void *host_block;      /* slots, done, quiet_mark */
-  uint64_t *head_dev;    /* the ticket counter, in device memory */
-  uint64_t head_dummy;   /* the host view's head (the host never posts) */
+  void *host_block;      /* slots, results, done, quiet_mark */
+  uint64_t *dev_words;   /* head and done_seen, in device memory */
+  uint64_t head_dummy, done_seen_dummy;   /* the host view's (the host never posts) */
   pthread_t thread;
   int stop;
 } P;
@@ -52,7 +58,7 @@ static size_t dt_bytes(uint32_t dt)
 static void carry_out(uint64_t t, const shoal_pq_cmd *c)
 {
   uint64_t result = 0;
-  bool keep = false;
+  bool fetches = shoal_pq_fetches(c);   /* the kernel waits for result */
   switch (c->op) {
   case SHOAL_PQ_PUT:
     shoal_am_put(call, (int)c->pe, SHOAL_AM_GPU_HEAP, heap_off(c->dest, c->n, c),
@@ -63,7 +69,6 @@ static void carry_out(uint64_t t, const shoal_pq_cmd *c)
                  c->n <= 8 ? c->n : 8);
     break;
   case SHOAL_PQ_GET_INLINE:
-    keep = true;
     shoal_am_get(call, (int)c->pe, SHOAL_AM_GPU_HEAP, heap_off(c->src, c->n, c), &result,
                  c->n <= 8 ? c->n : 8);
     break;
@@ -72,10 +77,9 @@ static void carry_out(uint64_t t, const shoal_pq_cmd *c)
                  (void *)(uintptr_t)c->dest, c->n);
     break;
   case SHOAL_PQ_AMO:
-    keep = c->n != 0;   /* the kernel waits for the result */
     shoal_am_amo(call, (int)c->pe, SHOAL_AM_GPU_HEAP, heap_off(c->dest, dt_bytes(c->dtype), c),
                  (shoal_amo_op)c->amo_op, (shoal_dtype)c->dtype, &c->operand, &c->compare,
-                 keep ? &result : NULL);
+                 fetches ? &result : NULL);
     break;
   case SHOAL_PQ_QUIET:
     shoal_am_quiet(call);
@@ -84,7 +88,23 @@ static void carry_out(uint64_t t, const shoal_pq_cmd *c)
   default:
     shoal_error(call, "the GPU posted a command of unknown kind %u", c->op);
   }
-  shoal_pq_complete(&P.hq, t, keep, result);
+  shoal_pq_complete(&P.hq, t, fetches, result);
+}
+
+static uint64_t now_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
 }
 
 static void *proxy_main(void *arg)
@@ -93,18 +113,32 @@ static void *proxy_main(void *arg)
   shoal_gpu_v_relax_capture();   /* a user thread may capture a graph meanwhile */
   const char *err = shoal_gpu_v_set_device(P.device);
   if (err) shoal_error(call, "the proxy thread could not select GPU %d: %s", P.device, err);
-  shoal_backoff bo = SHOAL_BACKOFF_INIT;
+  uint64_t idle_since = 0;   /* when the queue was last found empty after a command */
+  unsigned naps = 0;
   for (uint64_t t = 0; !__atomic_load_n(&P.stop, __ATOMIC_ACQUIRE);) {
     shoal_pq_cmd c;
-    if (!shoal_pq_peek(&P.hq, t, &c)) {
-      /* Stay hot a while (latency), then back off (idle PEs cost little). */
-      if (bo.spins < 4096) bo.spins++;
-      else shoal_backoff_wait(&bo);
+    if (shoal_pq_peek(&P.hq, t, &c)) {
+      carry_out(t, &c);
+      t++;
+      idle_since = 0;
+      naps = 0;
       continue;
     }
-    bo.spins = 0;
-    carry_out(t, &c);
-    t++;
+    /* Hot for PROXY_HOT_NS of wall time (a clock, not a spin count, so
+     * the window does not shrink or grow with the cost of a peek), then
+     * sleep in steps growing to 100 us (idle PEs cost little).  Not the
+     * library's wait backoff: an idle proxy waits for nothing, so the wait
+     * watchdog has nothing to say about it. */
+    uint64_t now = now_ns();
+    if (!idle_since) idle_since = now;
+    if (now - idle_since < PROXY_HOT_NS) {
+      if (shoal_spin_limit) cpu_relax();
+      else sched_yield();   /* more PEs than cores: they need this core */
+      continue;
+    }
+    struct timespec ts = {0, (long)(naps < 100 ? 1 + naps : 100) * 1000};
+    naps++;
+    nanosleep(&ts, NULL);
   }
   return NULL;
 }
@@ -132,20 +166,26 @@ int shoal_gpu_proxy_start(int device, char *base, size_t size, shoal_pq *dev_q)
   P.device = device;
   P.base = base;
   P.size = size;
-  size_t bytes = PROXY_SLOTS * sizeof(shoal_pq_cmd) + 2 * 64;
+  /* Host block: slots, results, then done and quiet_mark on lines of
+   * their own.  Device words: head, and done_seen a 128-byte L2 line away
+   * (every post reads the one and adds to the other). */
+  size_t slots = PROXY_SLOTS * sizeof(shoal_pq_slot);
+  size_t results = PROXY_SLOTS * sizeof(shoal_pq_result);
+  size_t bytes = slots + results + 2 * 64;
   void *h, *d;
   const char *err = shoal_gpu_v_host_alloc_mapped(&h, &d, bytes);
-  if (!err) err = shoal_gpu_v_malloc((void **)&P.head_dev, sizeof(uint64_t));
-  if (!err) err = shoal_gpu_v_memset(P.head_dev, 0, sizeof(uint64_t));
+  if (!err) err = shoal_gpu_v_malloc((void **)&P.dev_words, 256);
+  if (!err) err = shoal_gpu_v_memset(P.dev_words, 0, 256);
   if (err) shoal_error("shmem_init", "allocating the GPU proxy's command queue: %s", err);
   P.host_block = h;
   char *hb = h, *db = d;
-  size_t slots = PROXY_SLOTS * sizeof(shoal_pq_cmd);
-  P.hq = (shoal_pq){&P.head_dummy, (shoal_pq_cmd *)hb, (uint64_t *)(hb + slots),
-                    (uint64_t *)(hb + slots + 64), PROXY_SLOTS};
-  shoal_pq_reset(&P.hq);
-  *dev_q = (shoal_pq){P.head_dev, (shoal_pq_cmd *)db, (uint64_t *)(db + slots),
-                      (uint64_t *)(db + slots + 64), PROXY_SLOTS};
+  P.hq = (shoal_pq){&P.head_dummy, &P.done_seen_dummy, (shoal_pq_slot *)hb,
+                    (shoal_pq_result *)(hb + slots), (uint64_t *)(hb + slots + results),
+                    (uint64_t *)(hb + slots + results + 64), PROXY_SLOTS};
+  shoal_pq_reset(&P.hq);   /* the device's head and done_seen: zeroed above */
+  *dev_q = (shoal_pq){P.dev_words, P.dev_words + 16, (shoal_pq_slot *)db,
+                      (shoal_pq_result *)(db + slots), (uint64_t *)(db + slots + results),
+                      (uint64_t *)(db + slots + results + 64), PROXY_SLOTS};
   /* Load the AMO kernel now: loading a module while a kernel spins waiting
    * for that very AMO (CUDA's lazy loading) would never finish. */
   uint64_t zero = 0, old = 0;
@@ -181,6 +221,6 @@ void shoal_gpu_proxy_stop(void)
   /* The fabric half stays up when it is the host transport too. */
   if (shoal_rt.transport != &shoal_transport_proxy) shoal_am_fini();
 #endif
-  shoal_gpu_v_free(P.head_dev);
+  shoal_gpu_v_free(P.dev_words);
   shoal_gpu_v_host_free(P.host_block);
 }
