@@ -10,5 +10,10 @@
 SHOAL_HIDDEN int shoal_gpu_proxy_start(int device, char *base, size_t size, shoal_pq *dev_q);
 SHOAL_HIDDEN void shoal_gpu_proxy_stop(void);
 SHOAL_HIDDEN bool shoal_gpu_proxy_on(void);
+/* Host quiet (so also barriers): every command this PE's kernels posted
+ * so far is carried out (then the active messages' quiet completes them
+ * at their targets).  A kernel's shmem_p through the proxy only posts, so
+ * a finished kernel's puts may still sit in the queue. */
+SHOAL_HIDDEN void shoal_gpu_proxy_drain(const char *call);
 
 #endif

@@ -6,6 +6,9 @@
 #ifdef SHOAL_HAVE_OFI
 #include "../transport/proxy/am.h"
 #endif
+#ifdef SHOAL_HAVE_GPU
+#include "../gpu/gpu_proxy.h"
+#endif
 
 #include <stdlib.h>
 
@@ -51,7 +54,9 @@ void shmem_ctx_destroy(shmem_ctx_t ctx)
 void shoal_remote_quiet(struct shoal_ctx *ctx)
 {
 #if defined(SHOAL_HAVE_GPU) && defined(SHOAL_HAVE_OFI)
-  /* Host puts and AMOs to remote GPU heaps go through the proxy. */
+  /* What finished kernels posted for the proxy is sent first; host puts
+   * and AMOs to remote GPU heaps go through the proxy too. */
+  shoal_gpu_proxy_drain("shmem_quiet");
   if (shoal_am_on() && shoal_rt.transport != &shoal_transport_proxy) shoal_am_quiet("shmem_quiet");
 #endif
   const shoal_transport *t = shoal_rt.transport;
