@@ -307,6 +307,20 @@ SHOAL_FN bool shoal_pq_result_free(const shoal_pq *q, uint64_t t)
   return shoal_pq_tag_of(lo) == shoal_pq_tag_of(hi) + 2;
 }
 
+/* Host side, any thread: has a producer begun posting ticket t (a word of
+ * its slot carries tag(t))?  With t = *done: is a command waiting?  A
+ * finished kernel's tickets are contiguous and fully written, so "no"
+ * means everything it posted is carried out -- without reading head,
+ * which lives in device memory.  (A consumed slot keeps its tags: asked
+ * again with the new done, the answer moves on.) */
+SHOAL_FN bool shoal_pq_pending(const shoal_pq *q, uint64_t t)
+{
+  const uint64_t *s = q->slots[t & (q->cap - 1)].w;
+  for (int i = 0; i < SHOAL_PQ_WORDS; i++)
+    if (shoal_pq_tag_of(shoal_load_acquire(&s[i])) == shoal_pq_tag(t)) return true;
+  return false;
+}
+
 /* Consumer: the command of ticket t if it has been posted in full (copied
  * to *c) and, if it fetches, its result entry is free; else false.  The
  * consumer asks for tickets 0, 1, 2, ... in order. */

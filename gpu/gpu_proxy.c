@@ -212,15 +212,16 @@ bool shoal_gpu_proxy_on(void) { return P.on; }
 
 void shoal_gpu_proxy_drain(const char *call)
 {
+  (void)call;
   if (!P.on) return;
-  /* head lives in device memory; the copy runs on the runtime's
-   * non-blocking stream, so a kernel still running (a persistent one) does
-   * not hold it up. */
-  uint64_t head = 0;
-  const char *err = shoal_gpu_v_memcpy(&head, P.dev_words, sizeof head);
-  if (err) shoal_error(call, "reading the GPU proxy's queue: %s", err);
-  shoal_backoff bo = SHOAL_BACKOFF_WATCH(P.hq.done, SHMEM_CMP_GE, head);
-  while (__atomic_load_n(P.hq.done, __ATOMIC_ACQUIRE) < head) shoal_backoff_wait(&bo);
+  /* Wait while the ticket the proxy is at has been posted: head itself is
+   * in device memory, a copy away (shoal_pq_pending). */
+  shoal_backoff bo = SHOAL_BACKOFF_INIT;
+  for (;;) {
+    uint64_t d = __atomic_load_n(P.hq.done, __ATOMIC_ACQUIRE);
+    if (!shoal_pq_pending(&P.hq, d)) return;
+    shoal_backoff_wait(&bo);
+  }
 }
 
 void shoal_gpu_proxy_stop(void)

@@ -253,6 +253,40 @@ START_TEST(test_queue_partial_command)
 }
 END_TEST
 
+/* The host's drain (quiet) asks whether the ticket the consumer is at has
+ * been posted: yes from the first word on, no once everything posted is
+ * carried out, over several laps of the ring (consumed slots keep their
+ * tags). */
+START_TEST(test_queue_pending)
+{
+  make_queue(4, &done_word);
+  ck_assert(!shoal_pq_pending(&q, done_word));   /* fresh queue */
+  for (uint64_t lap = 0; lap < 3; lap++) {
+    uint64_t first = done_word, n = 1 + lap;   /* 1, 2, 3 commands */
+    for (uint64_t k = 0; k < n; k++) {
+      shoal_pq_cmd c = sample(k % 2 ? SHOAL_PQ_PUT_INLINE : SHOAL_PQ_AMO, first + k);
+      shoal_pq_post(&q, &c);
+      ck_assert(shoal_pq_pending(&q, done_word));
+    }
+    for (uint64_t k = 0; k < n; k++) {
+      ck_assert_msg(shoal_pq_pending(&q, done_word), "ticket %lu posted but not pending",
+                    (unsigned long)done_word);
+      consume(done_word, 0);
+      shoal_pq_result r = results[(done_word - 1) & 3];   /* a fetching command's reader takes it */
+      uint64_t v;
+      if (shoal_pq_tag_of(r.w[0]) == shoal_pq_tag(done_word - 1)) ck_assert(shoal_pq_poll_result(&q, done_word - 1, &v));
+    }
+    ck_assert_msg(!shoal_pq_pending(&q, done_word), "lap %lu: nothing posted, yet pending", (unsigned long)lap);
+  }
+  /* One word of the next ticket written (a producer mid-post): pending. */
+  uint64_t t = done_word, w[SHOAL_PQ_WORDS];
+  shoal_pq_cmd c = sample(SHOAL_PQ_PUT_INLINE, t);
+  shoal_pq_encode(&c, shoal_pq_tag(t), w);
+  slots[t & 3].w[9] = w[9];
+  ck_assert(shoal_pq_pending(&q, t));
+}
+END_TEST
+
 /* Results: both words must carry the tag; an entry is reused only once its
  * reader took the result; a taken entry never reads as a later result. */
 START_TEST(test_queue_results)
@@ -367,6 +401,7 @@ int main(void)
   tcase_set_timeout(tc, 180);   /* ~1 s alone; minutes on a loaded 2-core VM */
   tcase_add_test(tc, test_queue_single);
   tcase_add_test(tc, test_queue_partial_command);
+  tcase_add_test(tc, test_queue_pending);
   tcase_add_test(tc, test_queue_results);
   tcase_add_test(tc, test_queue_done_seen);
   tcase_add_loop_test(tc, test_queue_threads_wrap, 0, 2);
