@@ -210,6 +210,29 @@ SHOAL_FN void shoal_reducer_combine1(const shoal_reducer *r, uint64_t *acc, cons
 #endif
 
 /* ---- the collectives ---------------------------------------------------------- */
+/* Both reductions' second half: element i (lo <= i < hi) of dest = the
+ * reduction, in team order, of element i of mine (my own contribution)
+ * and of each other member's push, which this thread waits for. */
+SHOAL_REDUCER_TEMPLATE
+SHOAL_FN void shoal_ll_combine(const shoal_scope *s, const shoal_team *t, const shoal_ll *ll, const SHOAL_REDUCER *r,
+                               void *dest, const void *mine_src, size_t lo, size_t hi)
+{
+  const size_t es = shoal_reducer_size(r);
+  const unsigned W = (unsigned)(es / 4);   /* LL words per element */
+  int np = t->size, me = t->my_pe;
+  for (size_t i = lo + s->tid; i < hi; i += s->nthreads) {
+    uint64_t mine = shoal_ll_elem_load((const char *)mine_src + i * es, W), acc = mine;
+    for (int q = 0; q < np; q++) {
+      uint64_t x = mine;
+      if (q != me)
+        for (unsigned j = 0; j < W; j++) shoal_ll_elem_set_word(&x, j, shoal_ll_get(ll, q, i * W + j));
+      if (q == 0) acc = x;
+      else shoal_reducer_combine1(r, &acc, &x);
+    }
+    shoal_ll_elem_store((char *)dest + i * es, acc, W);
+  }
+}
+
 /* All-reduce of n elements of 4 or 8 bytes (the reducer's), in team order
  * on every member (every PE computes the same bits). */
 SHOAL_REDUCER_TEMPLATE
@@ -228,17 +251,7 @@ SHOAL_FN void shoal_ll_reduce(const shoal_scope *s, shoal_team *t, shoal_ll *ll,
     for (int k = 1; k < np; k++)
       for (unsigned j = 0; j < W; j++) shoal_ll_put(ll, (me + k) % np, i * W + j, shoal_ll_elem_word(e, j));
   }
-  for (size_t i = lo + s->tid; i < hi; i += nt) {
-    uint64_t mine = shoal_ll_elem_load((const char *)src + i * es, W), acc = mine;
-    for (int q = 0; q < np; q++) {
-      uint64_t x = mine;
-      if (q != me)
-        for (unsigned j = 0; j < W; j++) shoal_ll_elem_set_word(&x, j, shoal_ll_get(ll, q, i * W + j));
-      if (q == 0) acc = x;
-      else shoal_reducer_combine1(r, &acc, &x);
-    }
-    shoal_ll_elem_store((char *)dest + i * es, acc, W);
-  }
+  shoal_ll_combine(s, t, ll, r, dest, src, lo, hi);
   shoal_ll_close(s, t, -1, call);
 }
 
@@ -265,17 +278,7 @@ SHOAL_FN void shoal_ll_reduce_scatter(const shoal_scope *s, shoal_team *t, shoal
       uint64_t e = shoal_ll_elem_load((const char *)src + ((size_t)q * n + i) * es, W);
       for (unsigned j = 0; j < W; j++) shoal_ll_put(ll, q, i * W + j, shoal_ll_elem_word(e, j));
     }
-  for (size_t i = lo + s->tid; i < hi; i += nt) {
-    uint64_t mine = shoal_ll_elem_load((const char *)src + ((size_t)me * n + i) * es, W), acc = mine;
-    for (int q = 0; q < np; q++) {
-      uint64_t x = mine;
-      if (q != me)
-        for (unsigned j = 0; j < W; j++) shoal_ll_elem_set_word(&x, j, shoal_ll_get(ll, q, i * W + j));
-      if (q == 0) acc = x;
-      else shoal_reducer_combine1(r, &acc, &x);
-    }
-    shoal_ll_elem_store((char *)dest + i * es, acc, W);
-  }
+  shoal_ll_combine(s, t, ll, r, dest, (const char *)src + (size_t)me * n * es, lo, hi);
   shoal_ll_close(s, t, -1, call);
 }
 
