@@ -139,7 +139,7 @@ __device__ inline void shoal_grid_reduce_any(const char *call, shmem_team_t team
     SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, n, scatter));
     return;
   }
-  int algo = shoal_gpu_reduce_pick(t, SHOAL_AT_GRID, scatter, dest, src, n, sizeof(T));
+  int algo = shoal_gpu_reduce_pick_block(t, SHOAL_AT_GRID, scatter, dest, src, n, sizeof(T));
   if (!shoal_gpu_reduce_scoped_algo(algo)) {
     SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_reduce_block_only<T, OP>(call, t, algo, scatter, dest, src, n));
     return;

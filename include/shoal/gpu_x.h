@@ -454,6 +454,21 @@ __device__ inline int shoal_gpu_reduce_pick(const shoal_team *t, int where, bool
   return shoal_reduce_select(&a);
 }
 
+/* The same, by thread 0 of the block, whose every thread calls it and gets
+ * the answer: the selection's struct would otherwise sit in the local
+ * memory of each thread (the block all-reduce of 16 KB: 9.8 -> 9.1 us,
+ * bench/RESULTS.md, session 10). */
+__device__ inline int shoal_gpu_reduce_pick_block(const shoal_team *t, int where, bool scatter, const void *dest,
+                                                  const void *src, size_t n, size_t es)
+{
+  __shared__ int picked;
+  if (shoal_gpu_block_tid() == 0) picked = shoal_gpu_reduce_pick(t, where, scatter, dest, src, n, es);
+  __syncthreads();
+  int algo = picked;
+  __syncthreads();   /* picked is read before a later call writes it */
+  return algo;
+}
+
 /* A reduction algorithm of collectives/ at scope s (a block, or a grid of
  * them), with the typed reducer: algo PULL, STAGED, TWOSHOT or RING
  * (scatter: PULL, on block my_pe of src). */
@@ -492,7 +507,7 @@ __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T
 {
   if (scatter && SHOAL_UNLIKELY(shoal_gpu_scatter_overlaps(dest, n * sizeof(T), src, n * sizeof(T) * (size_t)t->size)))
     shoal_gpu_scatter_overlap_fail(call, dest, src, shoal_gpu_block_tid() == 0);
-  int algo = shoal_gpu_reduce_pick(t, SHOAL_AT_BLOCK, scatter, dest, src, n, sizeof(T));
+  int algo = shoal_gpu_reduce_pick_block(t, SHOAL_AT_BLOCK, scatter, dest, src, n, sizeof(T));
   if (!shoal_gpu_reduce_scoped_algo(algo)) {
     shoal_gpu_reduce_block_only<T, OP>(call, t, algo, scatter, dest, src, n);
     return;
