@@ -89,7 +89,9 @@ int shoal_gpu_v_is_device(const void *p)
 }
 const char *shoal_gpu_v_host_alloc_mapped(void **h, void **d, size_t n)
 {
-  CK(hipHostMalloc(h, n, hipHostMallocMapped | hipHostMallocPortable));
+  /* Coherent (fine-grained, not cached in L2): the proxy queue is polled
+   * from both sides and written with plain stores (device/proxy_queue.h). */
+  CK(hipHostMalloc(h, n, hipHostMallocMapped | hipHostMallocPortable | hipHostMallocCoherent));
   CK(hipHostGetDevicePointer(d, *h, 0));
   return NULL;
 }
