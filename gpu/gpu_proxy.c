@@ -210,9 +210,8 @@ int shoal_gpu_proxy_start(int device, char *base, size_t size, shoal_pq *dev_q)
 
 bool shoal_gpu_proxy_on(void) { return P.on; }
 
-void shoal_gpu_proxy_drain(const char *call)
+void shoal_gpu_proxy_drain(void)
 {
-  (void)call;
   if (!P.on) return;
   /* Wait while the ticket the proxy is at has been posted: head itself is
    * in device memory, a copy away (shoal_pq_pending). */

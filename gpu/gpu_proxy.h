@@ -14,6 +14,6 @@ SHOAL_HIDDEN bool shoal_gpu_proxy_on(void);
  * so far is carried out (then the active messages' quiet completes them
  * at their targets).  A kernel's shmem_p through the proxy only posts, so
  * a finished kernel's puts may still sit in the queue. */
-SHOAL_HIDDEN void shoal_gpu_proxy_drain(const char *call);
+SHOAL_HIDDEN void shoal_gpu_proxy_drain(void);
 
 #endif

@@ -269,9 +269,7 @@ void shoal_gpu_finish_kernels(const char *call)
 
 void shoal_gpu_fini(void)
 {
-  if (!g.on) return;
-  /* A kernel that failed (a trap) since ends the job here at the latest. */
-  GPU_CK("shmem_finalize", "waiting for this PE's kernels", shoal_gpu_v_sync());
+  if (!g.on) return;   /* (finalize waited for this PE's kernels first) */
   shoal_gpu_proxy_stop();
   shoal_gpu_lib_amo_stop();   /* no more peers' AMOs to apply */
   g.on = 0;

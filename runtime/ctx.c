@@ -56,7 +56,7 @@ void shoal_remote_quiet(struct shoal_ctx *ctx)
 #if defined(SHOAL_HAVE_GPU) && defined(SHOAL_HAVE_OFI)
   /* What finished kernels posted for the proxy is sent first; host puts
    * and AMOs to remote GPU heaps go through the proxy too. */
-  shoal_gpu_proxy_drain("shmem_quiet");
+  shoal_gpu_proxy_drain();
   if (shoal_am_on() && shoal_rt.transport != &shoal_transport_proxy) shoal_am_quiet("shmem_quiet");
 #endif
   const shoal_transport *t = shoal_rt.transport;
