@@ -36,6 +36,10 @@ static struct {
   uint64_t head_dummy, done_seen_dummy;   /* the host view's (the host never posts) */
   pthread_t thread;
   int stop;
+  /* What SHMEM_DEBUG reports at the end: commands served, and how long the
+   * fetching ones (AMOs, small gets) took here, from taking the command to
+   * publishing its result (the network's part of the kernel's wait). */
+  uint64_t served, fetched, fetch_ns, fetch_min_ns;
 } P;
 
 #ifdef SHOAL_HAVE_OFI
@@ -55,10 +59,12 @@ static size_t dt_bytes(uint32_t dt)
   return (dt == SHOAL_DT_I32 || dt == SHOAL_DT_U32 || dt == SHOAL_DT_F32) ? 4 : 8;
 }
 
+static uint64_t now_ns(void);
 static void carry_out(uint64_t t, const shoal_pq_cmd *c)
 {
   uint64_t result = 0;
   bool fetches = shoal_pq_fetches(c);   /* the kernel waits for result */
+  uint64_t t0 = fetches ? now_ns() : 0;
   switch (c->op) {
   case SHOAL_PQ_PUT:
     shoal_am_put(call, (int)c->pe, SHOAL_AM_GPU_HEAP, heap_off(c->dest, c->n, c),
@@ -89,6 +95,13 @@ static void carry_out(uint64_t t, const shoal_pq_cmd *c)
     shoal_error(call, "the GPU posted a command of unknown kind %u", c->op);
   }
   shoal_pq_complete(&P.hq, t, fetches, result);
+  P.served++;
+  if (fetches) {
+    uint64_t dt = now_ns() - t0;
+    P.fetched++;
+    P.fetch_ns += dt;
+    if (!P.fetch_min_ns || dt < P.fetch_min_ns) P.fetch_min_ns = dt;
+  }
 }
 
 static uint64_t now_ns(void)
@@ -229,6 +242,13 @@ void shoal_gpu_proxy_stop(void)
   __atomic_store_n(&P.stop, 1, __ATOMIC_RELEASE);
   pthread_join(P.thread, NULL);
   P.on = false;
+  if (P.fetched)
+    shoal_debug("GPU proxy: served %llu commands; %llu fetching ones took %.2f us each here on average "
+                "(least %.2f us), from taking the command to publishing its result",
+                (unsigned long long)P.served, (unsigned long long)P.fetched,
+                (double)P.fetch_ns / (double)P.fetched / 1e3, (double)P.fetch_min_ns / 1e3);
+  else
+    shoal_debug("GPU proxy: served %llu commands", (unsigned long long)P.served);
 #ifdef SHOAL_HAVE_OFI
   shoal_am_set_region(SHOAL_AM_GPU_HEAP, NULL, 0);
   /* The fabric half stays up when it is the host transport too. */

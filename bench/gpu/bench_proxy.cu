@@ -4,7 +4,10 @@
  *   one quiet), put+signal ping-pong (half round trip), fetch-add latency.
  * "device" = issued by a kernel through the proxy; "host" = the same call
  * from the host on the same GPU memory (the proxy's active messages
- * without the queue).  Prints CSV: path,op,bytes,usec,GBps. */
+ * without the queue); "host_gpu_busy" = the host path while a kernel of
+ * this PE spins on the GPU, as the device path's does (the fair pair on
+ * one shared GPU: bench/RESULTS.md, session 11).  Prints CSV:
+ * path,op,bytes,usec,GBps. */
 #include "bench_gpu.h"
 
 #include <string.h>
@@ -41,6 +44,19 @@ __global__ void k_pingpong(char *dst, const char *src, size_t n, uint64_t *sig, 
       shmem_putmem_signal(dst, src, n, sig, 1, SHMEM_SIGNAL_ADD, peer);
     }
   }
+}
+static double median3(const double *v)
+{
+  double a = v[0], b = v[1], c = v[2];
+  return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
+}
+
+/* Spins on a host word, as k_fadd's wait for its result does: the host
+ * path measured beside it says what one kernel on the (shared) GPU costs
+ * the target's AMO kernel, apart from the queue. */
+__global__ void k_spin(const volatile int *stop)
+{
+  while (!*stop) {}
 }
 __global__ void k_fadd(uint64_t *ctr, int iters, int pe, uint64_t *out)
 {
@@ -109,19 +125,39 @@ int main(void)
     if (me == 0) printf("device,put_signal_pingpong_half_rtt,%zu,%.2f,\n", n, half);
   }
 
-  /* fetch-add latency: PE 0 on PE 1's counter */
+  /* fetch-add latency: PE 0 on PE 1's counter.  Three rounds of each
+   * path, interleaved, medians: PE 1 waits in a barrier meanwhile and its
+   * threads back off more the longer it waits, so a path measured later
+   * would find a quieter target.  Beside the device path (a kernel
+   * waiting on the GPU) the host path runs twice: alone, and with a
+   * kernel of this PE spinning on the GPU (host_gpu_busy: on one shared
+   * GPU, a running kernel slows the target's AMO kernel too). */
   if (me == 0) {
-    int iters = 500;
+    const int iters = 500, rounds = 3;
+    double dev[rounds], host[rounds], busy[rounds];
+    int *stop;
+    CK(cudaHostAlloc((void **)&stop, sizeof *stop, cudaHostAllocMapped));
     k_fadd<<<1, 1>>>(ctr, 10, 1, dout);
     CK(cudaDeviceSynchronize());
-    double t0 = now_us();
-    k_fadd<<<1, 1>>>(ctr, iters, 1, dout);
-    CK(cudaDeviceSynchronize());
-    double dev = (now_us() - t0) / iters;
-    t0 = now_us();
-    for (int i = 0; i < iters; i++) (void)shmem_uint64_atomic_fetch_add(ctr, 1, 1);
-    double host = (now_us() - t0) / iters;
-    printf("device,fetch_add_lat,8,%.2f,\nhost,fetch_add_lat,8,%.2f,\n", dev, host);
+    for (int r = 0; r < rounds; r++) {
+      double t0 = now_us();
+      k_fadd<<<1, 1>>>(ctr, iters, 1, dout);
+      CK(cudaDeviceSynchronize());
+      dev[r] = (now_us() - t0) / iters;
+      t0 = now_us();
+      for (int i = 0; i < iters; i++) (void)shmem_uint64_atomic_fetch_add(ctr, 1, 1);
+      host[r] = (now_us() - t0) / iters;
+      *(volatile int *)stop = 0;
+      k_spin<<<1, 1>>>(stop);
+      t0 = now_us();
+      for (int i = 0; i < iters; i++) (void)shmem_uint64_atomic_fetch_add(ctr, 1, 1);
+      busy[r] = (now_us() - t0) / iters;
+      __atomic_store_n(stop, 1, __ATOMIC_RELEASE);
+      CK(cudaDeviceSynchronize());
+    }
+    CK(cudaFreeHost(stop));
+    printf("device,fetch_add_lat,8,%.2f,\nhost,fetch_add_lat,8,%.2f,\nhost_gpu_busy,fetch_add_lat,8,%.2f,\n",
+           median3(dev), median3(host), median3(busy));
   }
   BARRIER();
   shmem_finalize();
