@@ -45,6 +45,8 @@ __global__ void k_pingpong(char *dst, const char *src, size_t n, uint64_t *sig, 
     }
   }
 }
+static int fadd_done;   /* symmetric: PE 0 tells PE 1 the fetch-adds are over */
+
 static double median3(const double *v)
 {
   double a = v[0], b = v[1], c = v[2];
@@ -125,10 +127,11 @@ int main(void)
     if (me == 0) printf("device,put_signal_pingpong_half_rtt,%zu,%.2f,\n", n, half);
   }
 
-  /* fetch-add latency: PE 0 on PE 1's counter.  Three rounds of each
-   * path, interleaved, medians: PE 1 waits in a barrier meanwhile and its
-   * threads back off more the longer it waits, so a path measured later
-   * would find a quieter target.  Beside the device path (a kernel
+  /* fetch-add latency: PE 0 on PE 1's counter.  PE 1 sleeps meanwhile
+   * (its proxy's service thread answers), the same for every path: in a
+   * barrier its waiting threads would back off more the longer it waits,
+   * and a path measured later would find a quieter target (session 11).
+   * Three rounds of each path, interleaved, medians.  Beside the device path (a kernel
    * waiting on the GPU) the host path runs twice: alone, and with a
    * kernel of this PE spinning on the GPU (host_gpu_busy: on one shared
    * GPU, a running kernel slows the target's AMO kernel too). */
@@ -158,6 +161,9 @@ int main(void)
     CK(cudaFreeHost(stop));
     printf("device,fetch_add_lat,8,%.2f,\nhost,fetch_add_lat,8,%.2f,\nhost_gpu_busy,fetch_add_lat,8,%.2f,\n",
            median3(dev), median3(host), median3(busy));
+    shmem_int_atomic_set(&fadd_done, 1, 1);
+  } else {
+    while (!shmem_int_atomic_fetch(&fadd_done, me)) usleep(1000);
   }
   BARRIER();
   shmem_finalize();
