@@ -215,8 +215,8 @@ SHOAL_FN void shoal_reduce_ring_scope(const shoal_scope *s, shoal_team *t, const
         }
         if (want > waited) {
           seen += want - waited;
+          /* an acquire at system scope: no fence after it (scope.h) */
           shoal_scope_wait(ring, seen, true, call, "the same block of the left neighbour PE");
-          shoal_fence_system();
         }
       }
       waited = want;

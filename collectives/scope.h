@@ -228,8 +228,11 @@ SHOAL_FN void shoal_scope_meet_peers(const shoal_scope *s, shoal_team *t, const 
     if (SHOAL_UNLIKELY(!r)) shoal_scope_unmapped(call, arrivals, pe);
     (void)shoal_fetch_add(r, 1);
   }
+  /* The wait's load is an acquire at system scope: what the peers wrote
+   * before they arrived is ordered before what this thread does next, and
+   * the lane's barrier after it carries that to its other threads (no
+   * second fence). */
   shoal_scope_wait(arrivals, e * (uint64_t)(n - 1), true, call, "the same block of another PE");
-  shoal_fence_system();
   /* A peer whose lanes differ: its tag of this meeting says how many.  A
    * one-lane scope (the CPU, a GPU block) leaves the check to the peers
    * with more lanes, and its meetings stay one round of atomics. */
