@@ -218,6 +218,17 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
   return SHOAL_REDUCE_TWOSHOT;
 }
 
+/* Does the choice rest on whether source and dest are symmetric?  Not
+ * where a GPU block or grid takes LL (any buffers; the ring, which needs a
+ * symmetric dest, is not forced ahead of it): a kernel then skips the
+ * checks, loads of the heap bounds that a small call waits for. */
+SHOAL_SELECT_FN bool shoal_reduce_needs_buffers(const shoal_reduce_ask *a)
+{
+  bool gpu = a->where == SHOAL_AT_BLOCK || a->where == SHOAL_AT_GRID;
+  bool ll_first = a->scatter || a->forced != SHOAL_ALLREDUCE_RING;
+  return !(gpu && ll_first && shoal_reduce_ll_fits(a));
+}
+
 /* What a team says about itself (on the target that holds its struct). */
 SHOAL_FN void shoal_reduce_ask_team(shoal_reduce_ask *a, const shoal_team *t)
 {

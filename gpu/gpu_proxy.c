@@ -59,7 +59,13 @@ static size_t dt_bytes(uint32_t dt)
   return (dt == SHOAL_DT_I32 || dt == SHOAL_DT_U32 || dt == SHOAL_DT_F32) ? 4 : 8;
 }
 
-static uint64_t now_ns(void);
+static uint64_t now_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void carry_out(uint64_t t, const shoal_pq_cmd *c)
 {
   uint64_t result = 0;
@@ -102,13 +108,6 @@ static void carry_out(uint64_t t, const shoal_pq_cmd *c)
     P.fetch_ns += dt;
     if (!P.fetch_min_ns || dt < P.fetch_min_ns) P.fetch_min_ns = dt;
   }
-}
-
-static uint64_t now_ns(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static void cpu_relax(void)

@@ -449,12 +449,10 @@ __device__ inline int shoal_gpu_reduce_pick(const shoal_team *t, int where, bool
   a.es = es;
   a.direct = t->size <= SHOAL_SCOPE_MAX_PEERS;
   a.in_place = dest == src;
-  /* LL takes any buffers and is most of the small calls: its choice rests
-   * on the team and the sizes, so the buffers' checks (loads of the heap
-   * bounds that a small call waits for) come only where it does not fit. */
-  if (a.forced == SHOAL_ALLREDUCE_AUTO && shoal_reduce_ll_fits(&a)) return shoal_reduce_select(&a);
-  a.src_sym = shoal_gpu_symmetric(src, n * es * (scatter ? (size_t)t->size : 1));
-  a.dest_sym = shoal_gpu_symmetric(dest, n * es);
+  if (shoal_reduce_needs_buffers(&a)) {   /* not for LL, most small calls */
+    a.src_sym = shoal_gpu_symmetric(src, n * es * (scatter ? (size_t)t->size : 1));
+    a.dest_sym = shoal_gpu_symmetric(dest, n * es);
+  }
   return shoal_reduce_select(&a);
 }
 
