@@ -143,11 +143,14 @@ SHOAL_RMA_TYPES(SHOAL_COLL_API)
  * collectives/push.h as lane `lane` of `nlanes` on this PE, one CPU
  * thread per lane, the way a GPU grid runs it with a block per lane.
  * which: 0 broadcast, 1 fcollect, 2 alltoall.  Every PE must run the same
- * nlanes; the threads of a PE call it concurrently. */
+ * nlanes; the threads of a PE call it concurrently.  Negative nlanes: the
+ * lanes meet only the peers (an _on_stream kernel's grid). */
 SHOAL_API int shoalx_coll_move_lane(int which, shmem_team_t team, void *dest, const void *source, size_t bytes,
                                     int root, int lane, int nlanes)
 {
   const char *call = "shoalx_coll_move_lane";
+  int local = nlanes > 0;
+  if (!local) nlanes = -nlanes;
   if (!shoal_team_handle_ok(call, team)) return -1;
   if (team->my_pe < 0) shoal_error(call, "this PE (%d) is not a member of argument 'team'", shoal_dstate.my_pe);
   if (which < 0 || which > 2) shoal_error(call, "argument 'which' = %d must be 0, 1 or 2", which);
@@ -159,7 +162,7 @@ SHOAL_API int shoalx_coll_move_lane(int which, shmem_team_t team, void *dest, co
   if (!shoal_push_ok(team))
     shoal_error(call, "argument 'team': every member must be reachable by load/store (at most %d)",
                 SHOAL_SCOPE_MAX_PEERS);
-  shoal_scope s = shoal_scope_make(0, 1, (unsigned)lane, (unsigned)nlanes, 1);
+  shoal_scope s = shoal_scope_make(0, 1, (unsigned)lane, (unsigned)nlanes, local);
   char *pd[SHOAL_SCOPE_MAX_PEERS];
   shoal_push_move(&s, team, pd, which, dest, source, bytes, root, call);
   return 0;

@@ -8,7 +8,9 @@
  * bytes: the all-reduce vector; fcollect and alltoall: each PE's whole
  * destination (size x block); reduce-scatter: each PE's whole source.
  * Each row is the time per call of `iters` back-to-back calls (one kernel
- * for the in-kernel forms); the last all-reduce of each size is checked
+ * for the in-kernel forms), the median of three such rounds after a
+ * warm-up (one round of 100 small calls swung by 20% from run to run on a
+ * GPU shared under MPS); the last all-reduce of each size is checked
  * on the host, every element.  Prints a table; appends CSV rows
  * (impl,test,scope,bytes,value,unit) to $BENCH_CSV; GB/s = bytes / time.
  * Under SHOAL_ALLREDUCE=ring (run.sh --bench runs it so too) Shoal's
@@ -76,6 +78,14 @@ static void row(const char *test, const char *scope, size_t bytes, double us)
   fflush(stdout);
 }
 static int iters_for(size_t bytes) { return bytes <= (1u << 20) ? 100 : bytes <= (16u << 20) ? 20 : 5; }
+/* Timed rounds of each size (after one warm-up round of 2 calls); a row
+ * reports their median. */
+#define ROUNDS 3
+static float median3(const float *t)
+{
+  float a = t[0], b = t[1], c = t[2];
+  return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
+}
 
 int main(int argc, char **argv)
 {
@@ -107,7 +117,7 @@ int main(int argc, char **argv)
   if (me == 0)
     printf("%-8s %-16s %-6s %12s %12s %9s  (%d PEs; %d SMs seen; grid: %d blocks of 1024 threads)\n", "impl", "op",
            "scope", "bytes", "us/call", "GB/s", np, sms, grid);
-  float ms;
+  float ms, round_ms[ROUNDS];
   /* In-kernel all-reduce: one block, and (Shoal) the whole grid. */
   for (int scope = 0; scope < 2; scope++) {
 #ifdef USE_NVSHMEM
@@ -121,7 +131,7 @@ int main(int argc, char **argv)
       CK(cudaMemset(dst, 0xFF, bytes));
       CK(cudaDeviceSynchronize());
       BARRIER();
-      for (int w = 0; w < 2; w++) {   /* warm-up, then timed */
+      for (int w = 0; w <= ROUNDS; w++) {   /* warm-up, then timed */
         int it = w ? iters : 2;
         BARRIER();
         CK(cudaEventRecord(e0));
@@ -133,11 +143,12 @@ int main(int argc, char **argv)
         CK(cudaEventRecord(e1));
         CK(cudaGetLastError());
         CK(cudaEventSynchronize(e1));
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        if (w) round_ms[w - 1] = ms;
       }
-      CK(cudaEventElapsedTime(&ms, e0, e1));
       check_sum(scope ? "grid all-reduce" : "block all-reduce", dst, n, 7);
       BARRIER();
-      row("allreduce_kernel", scope ? "grid" : "block", bytes, ms * 1e3 / iters);
+      row("allreduce_kernel", scope ? "grid" : "block", bytes, median3(round_ms) * 1e3 / iters);
     }
   }
   /* Host-launched collectives on a stream. */
@@ -151,7 +162,7 @@ int main(int argc, char **argv)
       CK(cudaMemset(dst, 0xFF, bytes));
       CK(cudaDeviceSynchronize());
       BARRIER();
-      for (int w = 0; w < 2; w++) {
+      for (int w = 0; w <= ROUNDS; w++) {
         int it = w ? iters : 2;
         BARRIER();
         CK(cudaEventRecord(e0, st));
@@ -163,11 +174,12 @@ int main(int argc, char **argv)
         }
         CK(cudaEventRecord(e1, st));
         CK(cudaEventSynchronize(e1));
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        if (w) round_ms[w - 1] = ms;
       }
-      CK(cudaEventElapsedTime(&ms, e0, e1));
       if (op == 0) check_sum("stream all-reduce", dst, n, 9);
       BARRIER();
-      row(names[op], "host", bytes, ms * 1e3 / iters);
+      row(names[op], "host", bytes, median3(round_ms) * 1e3 / iters);
     }
   if (errors) fprintf(stderr, "PE %d: %d wrong all-reduce elements\n", me, errors);
   if (csv) fclose(csv);

@@ -1,6 +1,6 @@
 /* The small _on_stream collectives back to back on one stream: fcollect,
- * reduce-scatter and all-reduce (float sum) of 4 and 16 KB (the whole
- * vector; each member's block is bytes / n_pes), us per call from CUDA
+ * reduce-scatter, all-reduce (float sum) and alltoall of 4, 16 and 64 KB
+ * (the whole vector; each member's block is bytes / n_pes), us per call from CUDA
  * events over 2000 calls after 100 of warm-up, three rounds.  For changes
  * whose effect is a fraction of a microsecond (bench/RESULTS.md, session
  * 10: the block-shared reduction pick).
@@ -17,7 +17,7 @@ int main(int argc, char **argv)
   const char *label = argc > 1 ? argv[1] : "shoal";
   shmem_init();
   int me = shmem_my_pe(), np = shmem_n_pes();
-  size_t max = 16384;
+  size_t max = 65536;
   float *src = (float *)shmem_malloc(max), *dst = (float *)shmem_malloc(max);
   CK(cudaMemset(src, 1, max));
   cudaStream_t st;
@@ -25,11 +25,11 @@ int main(int argc, char **argv)
   CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
-  const char *names[3] = {"fcollect", "rscatter", "allreduce"};
+  const char *names[4] = {"fcollect", "rscatter", "allreduce", "alltoall"};
   if (me == 0) printf("label,op,bytes,us\n");
   for (int round = 0; round < 3; round++)
     for (size_t bytes = 4096; bytes <= max; bytes *= 4)
-      for (int op = 0; op < 3; op++) {
+      for (int op = 0; op < 4; op++) {
         const int iters = 2000;
         for (int timed = 0; timed < 2; timed++) {
           shmem_barrier_all();
@@ -37,7 +37,8 @@ int main(int argc, char **argv)
           for (int i = 0; i < (timed ? iters : 100); i++) {
             if (op == 0) shmemx_fcollectmem_on_stream(SHMEM_TEAM_WORLD, dst, src, bytes / np, st);
             else if (op == 1) shmemx_float_sum_reduce_scatter_on_stream(SHMEM_TEAM_WORLD, dst, src, bytes / 4 / np, st);
-            else shmemx_float_sum_reduce_on_stream(SHMEM_TEAM_WORLD, dst, src, bytes / 4, st);
+            else if (op == 2) shmemx_float_sum_reduce_on_stream(SHMEM_TEAM_WORLD, dst, src, bytes / 4, st);
+            else shmemx_alltoallmem_on_stream(SHMEM_TEAM_WORLD, dst, src, bytes / np, st);
           }
           CK(cudaEventRecord(b, st));
           CK(cudaEventSynchronize(b));

@@ -40,11 +40,14 @@ __device__ inline unsigned shoal_grid_block(void)
 /* The grid as an execution scope (collectives/scope.h): a lane per block.
  * local: the blocks of this PE meet at entry and exit (in a user's kernel);
  * a kernel launched for an _on_stream call starts after the stream's
- * earlier work and ends with all of its blocks, so it meets only the peers. */
+ * earlier work and ends with all of its blocks, so it meets only the peers,
+ * and its lanes are fresh (nothing to publish at entry). */
 __device__ inline shoal_scope shoal_grid_scope(bool local)
 {
-  return shoal_scope_make(shoal_gpu_block_tid(), shoal_gpu_block_size(), shoal_grid_block(), shoal_grid_nblocks(),
-                          local);
+  shoal_scope s = shoal_scope_make(shoal_gpu_block_tid(), shoal_gpu_block_size(), shoal_grid_block(),
+                                   shoal_grid_nblocks(), local);
+  s.fresh = !local;
+  return s;
 }
 
 /* Every block of this PE's grid has arrived; what each wrote before is

@@ -350,10 +350,13 @@ __device__ inline void shoal_reducer_combine1(const shoal_gpu_reducer<T, OP> *, 
   a = OP::f(a, b);
   memcpy(acc, &a, sizeof(T));
 }
-/* The block as one lane of one PE. */
-__device__ inline shoal_scope shoal_gpu_block_lane(void)
+/* The block as one lane of one PE; fresh: the block's kernel began with
+ * this call (an _on_stream kernel, collectives/scope.h). */
+__device__ inline shoal_scope shoal_gpu_block_lane(bool fresh = false)
 {
-  return shoal_scope_make(shoal_gpu_block_tid(), shoal_gpu_block_size(), 0, 1, 0);
+  shoal_scope s = shoal_scope_make(shoal_gpu_block_tid(), shoal_gpu_block_size(), 0, 1, 0);
+  s.fresh = fresh;
+  return s;
 }
 
 /* OpenSHMEM allows dest == source or no overlap; anything else stops the
@@ -505,7 +508,7 @@ __device__ inline bool shoal_gpu_reduce_scoped_algo(int algo)
 }
 template <class T, class OP>
 __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T *dest, const T *src, size_t n,
-                                              bool scatter)
+                                              bool scatter, bool fresh = false)
 {
   if (scatter && SHOAL_UNLIKELY(shoal_gpu_scatter_overlaps(dest, n * sizeof(T), src, n * sizeof(T) * (size_t)t->size)))
     shoal_gpu_scatter_overlap_fail(call, dest, src, shoal_gpu_block_tid() == 0);
@@ -514,7 +517,7 @@ __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T
     shoal_gpu_reduce_block_only<T, OP>(call, t, algo, scatter, dest, src, n);
     return;
   }
-  shoal_scope s = shoal_scope_make(shoal_gpu_block_tid(), shoal_gpu_block_size(), 0, 1, 0);
+  shoal_scope s = shoal_gpu_block_lane(fresh);
   shoal_gpu_reduce_scoped<T, OP>(call, &s, t, algo, scatter, dest, src, n);
 }
 
@@ -561,7 +564,7 @@ SHOAL_REDUCE_MINMAX_DEVICE_TYPES(SHOAL_GPU_REDUCE_ARITH)
  * SHOAL_SCOPE_MAX_PEERS members), the channel algorithms
  * (<shoal/gpu_remote_coll.h>). */
 __device__ inline int shoal_gpu_move_block(const char *call, int which, shmem_team_t team, void *dest,
-                                           const void *src, size_t nbytes, int root)
+                                           const void *src, size_t nbytes, int root, bool fresh = false)
 {
   shoal_team *t = shoal_gpu_team_or_fail(call, team);
   if (which == 0 && SHOAL_UNLIKELY(root < 0 || root >= t->size))
@@ -576,7 +579,7 @@ __device__ inline int shoal_gpu_move_block(const char *call, int which, shmem_te
     return 0;
   }
   __shared__ char *pd[SHOAL_SCOPE_MAX_PEERS];
-  shoal_scope s = shoal_gpu_block_lane();
+  shoal_scope s = shoal_gpu_block_lane(fresh);
   shoal_push_move(&s, t, pd, which, dest, src, nbytes, root, call);   /* an unmapped member stops the kernel */
   return 0;
 }
@@ -618,14 +621,15 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce(s
   }
   shoal_gpu_reduce_block<T, OP>(scatter ? "shmemx_..._reduce_scatter_on_stream (source must be symmetric)"
                                         : "shmemx_..._reduce_on_stream",
-                                t, dest, src, n, scatter != 0);
+                                t, dest, src, n, scatter != 0, true);
 }
 template <class shoal_unused = void>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_coll(int which, shmem_team_t team, void *dest, const void *src, size_t n, int root)
 {
-  if (which == 0) (void)shmemx_broadcastmem_block(team, dest, src, n, root);
-  else if (which == 1) (void)shmemx_fcollectmem_block(team, dest, src, n);
-  else (void)shmemx_alltoallmem_block(team, dest, src, n);
+  /* which a constant in each call: each inlined copy is specialized */
+  if (which == 0) (void)shoal_gpu_move_block("shmemx_broadcastmem_on_stream", 0, team, dest, src, n, root, true);
+  else if (which == 1) (void)shoal_gpu_move_block("shmemx_fcollectmem_on_stream", 1, team, dest, src, n, 0, true);
+  else (void)shoal_gpu_move_block("shmemx_alltoallmem_on_stream", 2, team, dest, src, n, 0, true);
 }
 template <class shoal_unused = void>
 __global__ void shoal_gpu_k_signal(uint64_t *sig, uint64_t v, int op, int pe)

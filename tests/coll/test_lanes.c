@@ -73,6 +73,10 @@ struct run {
 static size_t rep_offset(int rep) { return (size_t)(rep % 3) * 5; }   /* 0, 5, 10: misaligned */
 static int rep_root(int rep, int n) { return rep % n; }
 static bool rep_in_place(int which, int rep) { return which == 0 && rep % 2 == 1; }
+/* The lanes of a PE meet at entry and exit (a kernel's grid) on reps 0, 1,
+ * 4, 5, ...; on the others they meet only the peers (an _on_stream
+ * kernel's grid). */
+static bool rep_local(int rep) { return (rep / 2) % 2 == 0; }
 
 /* Lane 0 (thread 0) prepares and checks; every lane runs the collective. */
 static void prepare(struct run *r, int rep)
@@ -155,7 +159,8 @@ static void *lane_main(void *p)
     size_t off = rep_offset(rep);
     unsigned char *s = src_buf + off, *d = (rep_in_place(r->which, rep) ? src_buf : dst_buf) + off;
     int rc = r->ll ? shoalx_coll_ll_lane(r->which, r->team, d, s, r->bytes, NULL, NULL, rep_root(rep, n), a->lane, r->k)
-                   : shoalx_coll_move_lane(r->which, r->team, d, s, r->bytes, rep_root(rep, n), a->lane, r->k);
+                   : shoalx_coll_move_lane(r->which, r->team, d, s, r->bytes, rep_root(rep, n), a->lane,
+                                           rep_local(rep) ? r->k : -r->k);
     CHECK(rc == 0, "rc %d", rc);
     pthread_barrier_wait(&r->bar);
     if (a->lane == 0) check(r, rep);

@@ -1,7 +1,8 @@
 /* Collectives inside kernels (one block per PE) and their _on_stream forms:
  * barrier, reductions (direct, in place, from non-symmetric memory, longer
  * than the team scratch), reduce_scatter, fcollect, alltoall, broadcast,
- * on the world team and on split teams; then a captured CUDA graph of
+ * on the world team and on split teams; _on_stream rounds back to back
+ * with no barrier; then a captured CUDA graph of
  * fill -> all-reduce -> check replayed many times with no host reset. */
 #include "gpu_test.h"
 
@@ -132,6 +133,23 @@ __global__ void k_graph_check(const float *dst, size_t n, uint64_t seed, int np,
   }
 }
 __global__ void k_graph_next(unsigned *round) { *round += 1; }
+
+/* Checks of one round of the back-to-back _on_stream test (main): which 0
+ * all-reduce of n, 1 reduce-scatter of n per member, 2 fcollect of n, 3
+ * alltoall of n per member; wrong elements counted in errors[which]. */
+__global__ void k_round_check(int which, const float *dst, size_t n, uint64_t seed, int me, int np, unsigned salt,
+                              unsigned *errors)
+{
+  size_t total = which >= 2 ? n * (size_t)np : n;
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < total; i += gridDim.x * blockDim.x) {
+    float want = 0;
+    if (which == 0) for (int p = 0; p < np; p++) want += fval(seed, p, i, salt);
+    else if (which == 1) for (int p = 0; p < np; p++) want += fval(seed, p, (size_t)me * n + i, salt);
+    else if (which == 2) want = fval(seed, (int)(i / n), i % n, salt);
+    else want = fval(seed, (int)(i / n), (size_t)me * n + i % n, salt);
+    if (dst[i] != want) atomicAdd(&errors[which], 1u);
+  }
+}
 
 static void check_sum(shmem_team_t team, const char *what, size_t n, int mode)
 {
@@ -426,6 +444,53 @@ int main(void)
     shmem_barrier_all();
     shmem_free(dst);
     free(h);
+  }
+
+  /* Back to back on one stream, no barrier anywhere: each round a kernel
+   * refills the source, the four _on_stream collectives run, kernels check
+   * them on the device, and the next round's fill follows at once.  Only
+   * the collectives' own meetings order a member's fill and checks against
+   * its peers' reads of its source and writes into its dest (the first
+   * meeting of an _on_stream kernel has no fence: collectives/scope.h).
+   * Sizes for LL, the one-block push and the grid kernels. */
+  {
+    size_t rn[] = {512, 8192, 65536};
+    const int rounds = 24;
+    size_t nmax = 65536;
+    float *src = (float *)shmem_malloc(sizeof(float) * nmax * np);
+    float *dst[4];
+    for (int w = 0; w < 4; w++) dst[w] = (float *)shmem_malloc(sizeof(float) * nmax * np);
+    unsigned *errors, herr[4];
+    GT_CUDA(cudaMalloc((void **)&errors, sizeof herr));
+    GT_CUDA(cudaMemset(errors, 0, sizeof herr));
+    for (int w = 0; w < 4; w++) GT_CUDA(cudaMemset(dst[w], 0xFF, sizeof(float) * nmax * np));
+    cudaStream_t s;
+    GT_CUDA(cudaStreamCreate(&s));
+    GT_CUDA(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    for (size_t k = 0; k < sizeof rn / sizeof *rn; k++) {
+      size_t n = rn[k];
+      for (int r = 0; r < rounds; r++) {
+        unsigned salt = 3000 + (unsigned)(k * rounds + r);
+        k_fill_f<<<64, 256, 0, s>>>(src, n * np, gt_seed, me, salt);
+        shmemx_float_sum_reduce_on_stream(SHMEM_TEAM_WORLD, dst[0], src, n, s);
+        shmemx_float_sum_reduce_scatter_on_stream(SHMEM_TEAM_WORLD, dst[1], src, n, s);
+        shmemx_fcollectmem_on_stream(SHMEM_TEAM_WORLD, dst[2], src, n * sizeof(float), s);
+        shmemx_alltoallmem_on_stream(SHMEM_TEAM_WORLD, dst[3], src, n * sizeof(float), s);
+        for (int w = 0; w < 4; w++) k_round_check<<<64, 256, 0, s>>>(w, dst[w], n, gt_seed, me, np, salt, errors);
+      }
+      GT_CUDA(cudaStreamSynchronize(s));
+      GT_CUDA(cudaMemcpy(herr, errors, sizeof herr, cudaMemcpyDeviceToHost));
+      GT_CHECK(!herr[0] && !herr[1] && !herr[2] && !herr[3],
+               "%d back-to-back rounds on a stream, n=%zu: all-reduce %u, reduce-scatter %u, fcollect %u, "
+               "alltoall %u wrong elements", rounds, n, herr[0], herr[1], herr[2], herr[3]);
+      GT_CUDA(cudaMemset(errors, 0, sizeof herr));
+    }
+    GT_CUDA(cudaStreamDestroy(s));
+    GT_CUDA(cudaFree(errors));
+    shmem_barrier_all();
+    for (int w = 0; w < 4; w++) shmem_free(dst[w]);
+    shmem_free(src);
   }
 
   /* A captured graph: fill (from a device-side round) -> barrier ->
