@@ -70,18 +70,6 @@ __device__ inline void shoal_grid_check(const char *call)
   unsigned nb = shoal_grid_nblocks();
   if (SHOAL_UNLIKELY(nb > SHOAL_GRID_MAX_BLOCKS)) shoal_grid_too_big(call, nb, shoal_grid_block() == 0 && shoal_gpu_block_tid() == 0);
 }
-/* Sources ready and destinations free on every member. */
-__device__ inline void shoal_grid_enter(shoal_team *t, const char *call, bool local)
-{
-  shoal_scope s = shoal_grid_scope(local);
-  shoal_scope_enter(&s, t, call);
-}
-/* Every share has landed everywhere, and nobody reads my source any more. */
-__device__ inline void shoal_grid_leave(shoal_team *t, const char *call, bool local)
-{
-  shoal_scope s = shoal_grid_scope(local);
-  shoal_scope_leave(&s, t, call);
-}
 
 /* ---- which algorithm ------------------------------------------------------- */
 /* The data movers: block b pushes its share, or block 0 runs the block
