@@ -75,7 +75,7 @@ static int rep_root(int rep, int n) { return rep % n; }
 static bool rep_in_place(int which, int rep) { return which == 0 && rep % 2 == 1; }
 /* The lanes of a PE meet at entry and exit (a kernel's grid) on reps 0, 1,
  * 4, 5, ...; on the others they meet only the peers (an _on_stream
- * kernel's grid). */
+ * kernel's grid).  For the movers and the reductions alike. */
 static bool rep_local(int rep) { return (rep / 2) % 2 == 0; }
 
 /* Lane 0 (thread 0) prepares and checks; every lane runs the collective. */
@@ -259,14 +259,11 @@ static bool r_in_place(const struct rrun *r, int rep)
 /* 0, 1 or 2 elements in: 16-byte misaligned for every type but uchar at 0 */
 static size_t r_offset(const struct rrun *r, int rep) { return (size_t)(rep % 3) * rcases[r->c].es; }
 
-/* Local reps: the lanes of a PE meet at entry and exit (a kernel's grid),
- * and each lane writes its own interleaved part of the source just before
- * the call, so only the call's own local meeting orders those writes
- * before another lane reads them (a lane that stages its share first
- * reads elements not yet written).  The other reps: the lanes meet only
- * the peers (an _on_stream kernel), and lane 0 writes all of the source
- * before a barrier. */
-static bool r_local(int rep) { return (rep / 2) % 2 == 0; }
+/* Local reps (rep_local): each lane writes its own interleaved part of
+ * the source just before the call, so only the call's own local meeting
+ * orders those writes before another lane reads them (a lane that stages
+ * its share first reads elements not yet written).  The other reps: lane
+ * 0 writes all of the source before a barrier. */
 
 static bool r_scatter(const struct rrun *r) { return r->which == 3 || r->which == 6; }
 /* The LL reduce-scatter reads its source only locally: odd reps take it
@@ -327,7 +324,7 @@ static void *rlane_main(void *p)
   size_t es = rcases[r->c].es;
   for (int rep = 0; rep < r->reps; rep++) {
     /* LL runs local only (it is a block's algorithm) */
-    bool ll = r->which == 5 || r->which == 6, local = ll || r_local(rep);
+    bool ll = r->which == 5 || r->which == 6, local = ll || rep_local(rep);
     if (a->lane == 0) rpoison(r, rep);
     if (!local && a->lane == 0) rfill(r, rep, 0, 1);
     pthread_barrier_wait(&r->bar);
