@@ -27,10 +27,10 @@
  * is read and written a byte at a time); the choice of LL rests on sizes
  * only, the same on every member.
  *
- * Scope: thread 0 of a lane claims the slots (waiting for credits) into the
- * lane's shoal_ll (GPU: __shared__), the lane meets once, every thread
- * moves its words, the lane meets once more and thread 0 of lane 0 counts
- * the pushes and gives the credits.  A GPU block is one lane (gpu_x.h; a
+ * Scope: the threads of a lane claim the slots (waiting for credits), a
+ * pair each, into the lane's shoal_ll (GPU: __shared__), the lane meets
+ * once, every thread moves its words, the lane meets once more and lane 0
+ * counts the pushes and gives the credits (again a pair per thread).  A GPU block is one lane (gpu_x.h; a
  * grid runs it on block 0, gpu_grid.h).  k lanes (tests/coll/test_lanes:
  * k CPU threads) split the words, and meet locally at entry and exit: the
  * pair counters are the PE's, counted once by lane 0.
@@ -54,16 +54,21 @@ typedef struct shoal_ll {
   uint32_t flag_out[SHOAL_SCOPE_MAX_PEERS], flag_in[SHOAL_SCOPE_MAX_PEERS];
 } shoal_ll;
 
-/* LL can carry bytes_per_pair (a word takes 8 bytes of slot). */
+/* LL can carry bytes_per_pair on a team of team_size whose pushbox slots
+ * hold slot bytes (0: no pushbox): a word takes 8 bytes of slot. */
+SHOAL_SELECT_FN bool shoal_ll_fits_slot(size_t slot, int team_size, size_t bytes_per_pair)
+{
+  return slot && 2 * bytes_per_pair <= slot && team_size <= SHOAL_SCOPE_MAX_PEERS;
+}
 SHOAL_FN bool shoal_ll_fits(const shoal_team *t, size_t bytes_per_pair)
 {
-  return t->pushbox && 2 * bytes_per_pair <= t->pushbox_slot && t->size <= SHOAL_SCOPE_MAX_PEERS;
+  return t->pushbox && shoal_ll_fits_slot(t->pushbox_slot, t->size, bytes_per_pair);
 }
 /* Byte collectives go LL in whole 4-byte words. */
-SHOAL_FN bool shoal_ll_words(size_t nbytes) { return (nbytes & 3) == 0; }
+SHOAL_SELECT_FN bool shoal_ll_words(size_t nbytes) { return (nbytes & 3) == 0; }
 
 /* ---- the pair protocol: claims and credits ---------------------------------- */
-/* Thread 0 of a lane: the slot of mine on team PE q that this call's push
+/* A thread of a lane: the slot of mine on team PE q that this call's push
  * goes to, once q has credited the push that used it depth pushes ago.
  * Counted by shoal_ll_count. */
 SHOAL_FN void shoal_ll_claim_out(shoal_team *t, shoal_ll *ll, int q, const char *call)
@@ -77,7 +82,7 @@ SHOAL_FN void shoal_ll_claim_out(shoal_team *t, shoal_ll *ll, int q, const char 
   ll->out[q] = (uint64_t *)shoal_dev_ptr(slot, pe);
   if (SHOAL_UNLIKELY(!ll->out[q])) shoal_scope_unmapped(call, slot, pe);
 }
-/* Thread 0 of a lane: the slot team PE q's push of this call lands in. */
+/* A thread of a lane: the slot team PE q's push of this call lands in. */
 SHOAL_FN void shoal_ll_claim_in(shoal_team *t, shoal_ll *ll, int q)
 {
   uint64_t k = shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[shoal_team_world_pe(t, q)];
@@ -99,15 +104,21 @@ SHOAL_FN void shoal_ll_consumed(shoal_team *t, int q, bool *fenced)
   shoal_chan_publish(t, q, SHOAL_CHAN_CREDIT_IN, c);
 }
 
-/* Thread 0 of lane 0, after every thread of every lane is done with the
- * slots: count the pushes of this call (root < 0: to and from every other
- * member; else the root's to the others). */
-SHOAL_FN void shoal_ll_count(shoal_team *t, int root)
+/* The claims and counts of a call are spread over the lane's threads: thread
+ * j takes the pair with team PE me + 1 + j (a claim is a chain of dependent
+ * loads, and perhaps a wait for credits; one thread taking the pairs one
+ * after another made the small calls grow with the team).  The same thread
+ * takes the same pair in every call, so its counts need no other ordering. */
+
+/* Lane 0, after every thread of every lane is done with the slots: count
+ * the pushes of this call (root < 0: to and from every other member; else
+ * the root's to the others). */
+SHOAL_FN void shoal_ll_count(const shoal_scope *s, shoal_team *t, int root)
 {
   int np = t->size, me = t->my_pe;
   bool fenced = false;
-  for (int k = 1; k < np; k++) {
-    int q = (me + k) % np;
+  for (unsigned j = s->tid; j + 1 < (unsigned)np; j += s->nthreads) {
+    int q = (me + 1 + (int)j) % np;
     if (root < 0 || me == root) shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[shoal_team_world_pe(t, q)]++;
     if (root < 0 || q == root) shoal_ll_consumed(t, q, &fenced);
   }
@@ -119,13 +130,10 @@ SHOAL_FN void shoal_ll_open(const shoal_scope *s, shoal_team *t, shoal_ll *ll, i
 {
   int np = t->size, me = t->my_pe;
   if (s->nlanes > 1) shoal_scope_sync_local(s, t, call);   /* lane 0 has counted the previous call */
-  if (s->tid == 0) {
-    if (root < 0 || me == root)
-      for (int k = 1; k < np; k++) shoal_ll_claim_out(t, ll, (me + k) % np, call);
-    if (root < 0)
-      for (int k = 1; k < np; k++) shoal_ll_claim_in(t, ll, (me + k) % np);
-    else if (me != root)
-      shoal_ll_claim_in(t, ll, root);
+  for (unsigned j = s->tid; j + 1 < (unsigned)np; j += s->nthreads) {
+    int q = (me + 1 + (int)j) % np;
+    if (root < 0 || me == root) shoal_ll_claim_out(t, ll, q, call);
+    if (root < 0 || q == root) shoal_ll_claim_in(t, ll, q);
   }
   shoal_scope_sync_lane(s);
 }
@@ -134,7 +142,7 @@ SHOAL_FN void shoal_ll_close(const shoal_scope *s, shoal_team *t, int root, cons
 {
   if (s->nlanes > 1) shoal_scope_sync_local(s, t, call);
   else shoal_scope_sync_lane(s);
-  if (s->lane == 0 && s->tid == 0) shoal_ll_count(t, root);
+  if (s->lane == 0) shoal_ll_count(s, t, root);
 }
 
 /* ---- the word transport ------------------------------------------------------ */
@@ -143,6 +151,7 @@ SHOAL_FN void shoal_ll_put(const shoal_ll *ll, int q, size_t i, uint32_t w)
 {
   shoal_store_relaxed(&ll->out[q][i], (uint64_t)ll->flag_out[q] << 32 | w);
 }
+
 /* Word i of team PE q's push to me, once its flag says it is this call's. */
 SHOAL_FN uint32_t shoal_ll_get(const shoal_ll *ll, int q, size_t i)
 {
@@ -273,10 +282,14 @@ SHOAL_FN void shoal_ll_reduce_scatter(const shoal_scope *s, shoal_team *t, shoal
   shoal_scope_share(n, s->lane, s->nlanes, &lo, &hi);
   shoal_ll_open(s, t, ll, -1, call);
   for (size_t i = lo + s->tid; i < hi; i += nt)
-    for (int k = 1; k < np; k++) {
-      int q = (me + k) % np;
-      uint64_t e = shoal_ll_elem_load((const char *)src + ((size_t)q * n + i) * es, W);
-      for (unsigned j = 0; j < W; j++) shoal_ll_put(ll, q, i * W + j, shoal_ll_elem_word(e, j));
+    for (int k = 1; k < np; k += 4) {   /* four peers' elements loaded before any is sent */
+      int m = np - k < 4 ? np - k : 4;
+      uint64_t e[4] = {0, 0, 0, 0};
+      for (int g = 0; g < 4; g++)
+        if (g < m) e[g] = shoal_ll_elem_load((const char *)src + ((size_t)((me + k + g) % np) * n + i) * es, W);
+      for (int g = 0; g < 4; g++)
+        if (g < m)
+          for (unsigned j = 0; j < W; j++) shoal_ll_put(ll, (me + k + g) % np, i * W + j, shoal_ll_elem_word(e[g], j));
     }
   shoal_ll_combine(s, t, ll, r, dest, (const char *)src + (size_t)me * n * es, lo, hi);
   shoal_ll_close(s, t, -1, call);
@@ -294,14 +307,21 @@ SHOAL_FN void shoal_ll_exchange(const shoal_scope *s, shoal_team *t, shoal_ll *l
   bool sa = ((uintptr_t)src & 3) == 0, da = ((uintptr_t)dest & 3) == 0;
   shoal_scope_share(nw, s->lane, s->nlanes, &lo, &hi);
   shoal_ll_open(s, t, ll, -1, call);
-  for (size_t i = lo + s->tid; i < hi; i += nt)
-    for (int k = 1; k < np; k++) {
-      int q = (me + k) % np;
-      shoal_ll_put(ll, q, i, shoal_ll_word_get(src, (alltoall ? (size_t)q * nw : 0) + i, sa));
+  /* My own word goes to my dest from the same loop, and alltoall's words
+   * for four peers are loaded before any is sent: the loads in flight
+   * together, not one after each store (a store may alias the next load). */
+  for (size_t i = lo + s->tid; i < hi; i += nt) {
+    uint32_t mine = shoal_ll_word_get(src, (alltoall ? (size_t)me * nw : 0) + i, sa);
+    for (int k = 1; k < np; k += 4) {
+      int m = np - k < 4 ? np - k : 4;
+      uint32_t w[4] = {0, 0, 0, 0};
+      for (int j = 0; j < 4; j++)
+        if (j < m) w[j] = alltoall ? shoal_ll_word_get(src, (size_t)((me + k + j) % np) * nw + i, sa) : mine;
+      for (int j = 0; j < 4; j++)
+        if (j < m) shoal_ll_put(ll, (me + k + j) % np, i, w[j]);
     }
-  for (size_t i = lo + s->tid; i < hi; i += nt)
-    shoal_ll_word_put(dest, (size_t)me * nw + i, shoal_ll_word_get(src, (alltoall ? (size_t)me * nw : 0) + i, sa),
-                      da);
+    shoal_ll_word_put(dest, (size_t)me * nw + i, mine, da);
+  }
   for (int k = 1; k < np; k++) {
     int q = (me + k) % np;
     for (size_t i = lo + s->tid; i < hi; i += nt) shoal_ll_word_put(dest, (size_t)q * nw + i, shoal_ll_get(ll, q, i), da);

@@ -73,10 +73,7 @@ SHOAL_FN void shoal_push_alltoall(const shoal_scope *s, shoal_team *t, char **pd
   shoal_push_peers(s, t, pd, dest, (size_t)me * bytes, call);
   shoal_scope_enter(s, t, call);
   shoal_scope_byte_share(s, bytes, &lo, &hi);
-  for (int k = 1; k <= np; k++) {
-    int q = (me + k) % np;
-    shoal_scope_copy(s, pd[q] + lo, (const char *)src + (size_t)q * bytes + lo, hi - lo);
-  }
+  shoal_scope_scatter(s, pd, np, me, (const char *)src, bytes, lo, hi);
   shoal_scope_leave(s, t, call);
 }
 

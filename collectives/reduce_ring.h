@@ -63,15 +63,6 @@ SHOAL_FN size_t shoal_ring_slot_elems(const shoal_team *t, size_t es)
   return slot / es;
 }
 
-/* Host and device: the selection asks it on either. */
-#ifndef SHOAL_SELECT_FN
-#if SHOAL_TARGET_GPU
-#define SHOAL_SELECT_FN static inline __host__ __device__
-#else
-#define SHOAL_SELECT_FN static inline
-#endif
-#endif
-
 /* The scope ring in place: a slot of the team's scratch per round (n - 1),
  * each cut into a room per lane (lane b's partials always land in room b,
  * whatever the segment: another lane of the receiver may lag a segment

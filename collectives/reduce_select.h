@@ -44,6 +44,7 @@
 #define SHOAL_COLL_REDUCE_SELECT_H
 
 #include "hier.h"
+#include "ll.h"
 #include "reduce_push.h"
 #include "reduce_ring.h"
 #include "reduce_twoshot.h"
@@ -96,6 +97,7 @@ typedef enum shoal_allreduce_algo {
   SHOAL_REDUCE_LAUNCH_BLOCK, SHOAL_REDUCE_LAUNCH_GRID,   /* _on_stream: which kernel */
   SHOAL_REDUCE_REFUSE,    /* bad input (a GPU's private source where peers must read it) */
   SHOAL_REDUCE_RING,      /* the chunked ring at a scope (reduce_ring.h): what RING runs on load/store teams */
+  SHOAL_REDUCE_LAUNCH_LL, /* _on_stream data movers: the one-block kernel that runs LL */
 } shoal_allreduce_algo;
 
 /* Where the reduction is called from (the scope it runs at). */
@@ -121,13 +123,6 @@ typedef struct shoal_reduce_ask {
   bool hier;           /* the team's node layout allows the hierarchical algorithm (teams/team.h) */
   size_t grid_min;     /* _on_stream: SHOAL_GPU_GRID_MIN, or the host's tuning override */
 } shoal_reduce_ask;
-
-/* Host and device: the _on_stream launch asks it on the host. */
-#if SHOAL_TARGET_GPU
-#define SHOAL_SELECT_FN static inline __host__ __device__
-#else
-#define SHOAL_SELECT_FN static inline
-#endif
 
 /* The channel algorithm (never AUTO), given what the team can do:
  * one-shot in place and ring need scratch; teams without a pushbox or
@@ -160,8 +155,7 @@ SHOAL_SELECT_FN int shoal_allreduce_pick_ask(const shoal_reduce_ask *a)
  * (count elements) for the reduce-scatter. */
 SHOAL_SELECT_FN bool shoal_reduce_ll_fits(const shoal_reduce_ask *a)
 {
-  return (a->es == 4 || a->es == 8) && a->pushbox_slot && 2 * a->count * a->es <= a->pushbox_slot &&
-         a->team_size <= SHOAL_SCOPE_MAX_PEERS;
+  return (a->es == 4 || a->es == 8) && shoal_ll_fits_slot(a->pushbox_slot, a->team_size, a->count * a->es);
 }
 
 /* The ring at a scope: every member reachable by load/store, dest
@@ -216,6 +210,21 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
   /* two-shot stores into the peers' dest: a private dest is the pull's */
   if (a->where == SHOAL_AT_BLOCK || bytes <= SHOAL_GRID_ONESHOT_MAX_BYTES || !a->dest_sym) return SHOAL_REDUCE_PULL;
   return SHOAL_REDUCE_TWOSHOT;
+}
+
+/* The _on_stream data movers (fcollect, alltoall, broadcast; bytes: each
+ * member's block): the kernel the host launches.  The grid kernel from
+ * SHOAL_GPU_MOVE_GRID_MIN (grid_min: the host's override) into a dest in
+ * the GPU heap; below, one block: LL's kernel, whose every thread polls a
+ * few words, where LL carries the block (ll_slot: the team's LL slot, 0
+ * where LL cannot run), else the push's kernel of fewer threads, which
+ * keep their state in registers (gpu_x.h: SHOAL_GPU_PUSH_THREADS). */
+SHOAL_SELECT_FN int shoal_move_select_launch(size_t bytes, bool dest_sym, size_t ll_slot, int team_size,
+                                             size_t grid_min)
+{
+  if (bytes >= (grid_min ? grid_min : SHOAL_GPU_MOVE_GRID_MIN) && dest_sym) return SHOAL_REDUCE_LAUNCH_GRID;
+  if (shoal_ll_fits_slot(ll_slot, team_size, bytes) && shoal_ll_words(bytes)) return SHOAL_REDUCE_LAUNCH_LL;
+  return SHOAL_REDUCE_LAUNCH_BLOCK;
 }
 
 /* Does the choice rest on whether source and dest are symmetric?  Not

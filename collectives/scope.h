@@ -129,6 +129,48 @@ SHOAL_FN void shoal_scope_push(const shoal_scope *s, char *const *dst, int np, i
   for (int k = 1; k <= np; k++) shoal_gpu_copy_coop(dst[(me + k) % np] + lo, src + lo, hi - lo, tid, nt);
 }
 
+/* Stores src + q stride + [lo, hi) at dst[q] + [lo, hi) for every team PE
+ * q (alltoall's blocks), in the staggered order.  Each thread loads two
+ * vectors of two members before it stores any: four loads in flight, where
+ * one copy per member waited for its loads member after member (at 2 PEs
+ * the same chain of loads as shoal_scope_push's). */
+SHOAL_FN void shoal_scope_scatter(const shoal_scope *s, char *const *dst, int np, int me, const char *src,
+                                  size_t stride, size_t lo, size_t hi)
+{
+  unsigned tid = s->tid, nt = s->nthreads;
+  uintptr_t a = (uintptr_t)src | stride | lo | hi;
+  for (int q = 0; q < np; q++) a |= (uintptr_t)dst[q];
+  if ((a & 15) != 0) {
+    for (int k = 1; k <= np; k++) {
+      int q = (me + k) % np;
+      shoal_gpu_copy_coop(dst[q] + lo, src + (size_t)q * stride + lo, hi - lo, tid, nt);
+    }
+    return;
+  }
+  size_t vlo = lo / 16, vhi = hi / 16;
+  for (int k = 1; k <= np; k += 2) {
+    bool two = k < np;   /* not an odd last member */
+    int q0 = (me + k) % np, q1 = two ? (me + k + 1) % np : q0;
+    const uint4 *v0 = (const uint4 *)(src + (size_t)q0 * stride), *v1 = (const uint4 *)(src + (size_t)q1 * stride);
+    uint4 *d0 = (uint4 *)dst[q0], *d1 = (uint4 *)dst[q1];
+    size_t i = vlo + tid;
+    for (; i + nt < vhi; i += 2 * (size_t)nt) {
+      uint4 x0 = v0[i], y0 = v0[i + nt], x1 = v1[i], y1 = v1[i + nt];
+      d0[i] = x0;
+      d0[i + nt] = y0;
+      if (two) {
+        d1[i] = x1;
+        d1[i + nt] = y1;
+      }
+    }
+    if (i < vhi) {
+      uint4 x0 = v0[i], x1 = v1[i];
+      d0[i] = x0;
+      if (two) d1[i] = x1;
+    }
+  }
+}
+
 /* n bytes by the threads of the lane. */
 SHOAL_FN void shoal_scope_copy(const shoal_scope *s, void *d, const void *src, size_t n)
 {
@@ -184,6 +226,18 @@ SHOAL_FN void shoal_scope_copy(const shoal_scope *s, void *d, const void *src, s
   (void)s;
   shoal_copy(d, src, n);
 }
+
+/* Stores src + q stride + [lo, hi) at dst[q] + [lo, hi) for every team PE
+ * q (alltoall's blocks), in the staggered order. */
+SHOAL_FN void shoal_scope_scatter(const shoal_scope *s, char *const *dst, int np, int me, const char *src,
+                                  size_t stride, size_t lo, size_t hi)
+{
+  (void)s;
+  for (int k = 1; k <= np; k++) {
+    int q = (me + k) % np;
+    shoal_copy(dst[q] + lo, src + (size_t)q * stride + lo, hi - lo);
+  }
+}
 #endif
 
 /* ---- meetings, the same on every target ----------------------------------- */
@@ -217,30 +271,27 @@ SHOAL_FN void shoal_scope_sync_local(const shoal_scope *s, shoal_team *t, const 
   shoal_scope_sync_lane(s);
 }
 
-/* Thread 0 of lane b: meet lane b of every other member.  publish: what
- * the lane wrote before must reach the peers first (a system fence). */
-SHOAL_FN void shoal_scope_meet_peers_as(const shoal_scope *s, shoal_team *t, bool publish, const char *call)
+/* My arrival at lane b's meeting, on team PE q. */
+SHOAL_FN void shoal_scope_arrive(shoal_team *t, uint64_t *arrivals, int q, const char *call)
+{
+  int pe = shoal_team_world_pe(t, q);
+  uint64_t *r = (uint64_t *)shoal_dev_ptr(arrivals, pe);
+  if (SHOAL_UNLIKELY(!r)) shoal_scope_unmapped(call, arrivals, pe);
+  (void)shoal_fetch_add(r, 1);
+}
+
+/* Thread 0 of lane b, after its own arrivals at meeting e: the peers'. */
+SHOAL_FN void shoal_scope_await_peers(const shoal_scope *s, shoal_team *t, uint64_t e, const char *call)
 {
   int n = t->size, me = t->my_pe;
-  if (n <= 1) return;
   uint64_t *g = shoal_scope_words(t);
   unsigned b = s->lane, nl = s->nlanes;
-  uint64_t *arrivals = &g[SHOAL_GRID_BLOCK0 + 2 * (size_t)b];
-  uint64_t e = arrivals[1] + 1;   /* only this thread writes it */
-  arrivals[1] = e;
-  if (b == 0) shoal_store_relaxed(&g[SHOAL_GRID_TAG], e << 32 | nl);
-  if (publish) shoal_fence_system();
-  for (int k = 1; k < n; k++) {
-    int pe = shoal_team_world_pe(t, (me + k) % n);
-    uint64_t *r = (uint64_t *)shoal_dev_ptr(arrivals, pe);
-    if (SHOAL_UNLIKELY(!r)) shoal_scope_unmapped(call, arrivals, pe);
-    (void)shoal_fetch_add(r, 1);
-  }
   /* The wait's load is an acquire at system scope: what the peers wrote
    * before they arrived is ordered before what this thread does next, and
    * the lane's barrier after it carries that to its other threads (no
    * second fence). */
-  shoal_scope_wait(arrivals, e * (uint64_t)(n - 1), true, call, "the same block of another PE");
+  shoal_scope_wait(&g[SHOAL_GRID_BLOCK0 + 2 * (size_t)b], e * (uint64_t)(n - 1), true, call,
+                   "the same block of another PE");
   /* A peer whose lanes differ: its tag of this meeting says how many.  A
    * one-lane scope (the CPU, a GPU block) leaves the check to the peers
    * with more lanes, and its meetings stay one round of atomics. */
@@ -251,9 +302,59 @@ SHOAL_FN void shoal_scope_meet_peers_as(const shoal_scope *s, shoal_team *t, boo
       if (SHOAL_UNLIKELY(v >> 32 == e && (uint32_t)v != nl)) shoal_scope_lanes_differ(call, nl, pe, (unsigned)v);
     }
 }
+
+/* Thread 0 of lane b: the lane's next meeting number, and its tag (lane 0:
+ * the meeting and this PE's lane count, for the peers' check). */
+SHOAL_FN uint64_t shoal_scope_next_meeting(const shoal_scope *s, shoal_team *t)
+{
+  uint64_t *g = shoal_scope_words(t);
+  uint64_t *arrivals = &g[SHOAL_GRID_BLOCK0 + 2 * (size_t)s->lane];
+  uint64_t e = arrivals[1] + 1;   /* only thread 0 of the lane writes it */
+  arrivals[1] = e;
+  if (s->lane == 0) shoal_store_relaxed(&g[SHOAL_GRID_TAG], e << 32 | s->nlanes);
+  return e;
+}
+
+/* Thread 0 of lane b: meet lane b of every other member.  publish: what
+ * the lane wrote before must reach the peers first (a system fence). */
+SHOAL_FN void shoal_scope_meet_peers_as(const shoal_scope *s, shoal_team *t, bool publish, const char *call)
+{
+  int n = t->size, me = t->my_pe;
+  if (n <= 1) return;
+  uint64_t *arrivals = &shoal_scope_words(t)[SHOAL_GRID_BLOCK0 + 2 * (size_t)s->lane];
+  uint64_t e = shoal_scope_next_meeting(s, t);
+  if (publish) shoal_fence_system();
+  for (int k = 1; k < n; k++) shoal_scope_arrive(t, arrivals, (me + k) % n, call);
+  shoal_scope_await_peers(s, t, e, call);
+}
 SHOAL_FN void shoal_scope_meet_peers(const shoal_scope *s, shoal_team *t, const char *call)
 {
   shoal_scope_meet_peers_as(s, t, true, call);
+}
+
+/* The same meeting with every thread of the lane taking part; it begins
+ * with the lane's barrier (what its threads wrote, and thread 0's tag, come
+ * before it).  Thread j adds my arrival on team PE me + 1 + j, behind its
+ * own system fence where the lane publishes (the barrier carried the
+ * lane's writes to that fence); thread 0 waits.  One thread adding on
+ * every peer in turn put a chain of lookups and fences on the path of
+ * teams of more than two. */
+SHOAL_FN void shoal_scope_meet_peers_spread(const shoal_scope *s, shoal_team *t, bool publish, const char *call)
+{
+  int n = t->size, me = t->my_pe;
+  if (s->nthreads == 1) {
+    shoal_scope_meet_peers_as(s, t, publish, call);
+    return;
+  }
+  uint64_t *arrivals = &shoal_scope_words(t)[SHOAL_GRID_BLOCK0 + 2 * (size_t)s->lane];
+  uint64_t e = s->tid == 0 && n > 1 ? shoal_scope_next_meeting(s, t) : 0;
+  shoal_scope_sync_lane(s);
+  if (n <= 1) return;
+  for (unsigned j = s->tid; j + 1 < (unsigned)n; j += s->nthreads) {
+    if (publish) shoal_fence_system();
+    shoal_scope_arrive(t, arrivals, (me + 1 + (int)j) % n, call);
+  }
+  if (s->tid == 0) shoal_scope_await_peers(s, t, e, call);
 }
 
 /* The lane meets lane b of the peers: what its threads wrote before is in
@@ -275,16 +376,16 @@ SHOAL_FN void shoal_scope_meet(const shoal_scope *s, shoal_team *t, const char *
 SHOAL_FN void shoal_scope_enter(const shoal_scope *s, shoal_team *t, const char *call)
 {
   if (s->local) shoal_scope_sync_local(s, t, call);
-  else shoal_scope_sync_lane(s);
-  if (s->tid == 0) shoal_scope_meet_peers_as(s, t, !s->fresh, call);
+  else if (s->nthreads == 1) shoal_scope_sync_lane(s);   /* the spread meeting begins with it */
+  shoal_scope_meet_peers_spread(s, t, !s->fresh, call);
   shoal_scope_sync_lane(s);
 }
 /* Every share has landed everywhere, and nobody reads my source any more:
  * no thread of the lane returns before thread 0 has met the peers. */
 SHOAL_FN void shoal_scope_leave(const shoal_scope *s, shoal_team *t, const char *call)
 {
-  shoal_scope_sync_lane(s);
-  if (s->tid == 0) shoal_scope_meet_peers(s, t, call);
+  if (s->nthreads == 1) shoal_scope_sync_lane(s);   /* the spread meeting begins with it */
+  shoal_scope_meet_peers_spread(s, t, true, call);
   if (s->local) shoal_scope_sync_local(s, t, call);
   else shoal_scope_sync_lane(s);
 }

@@ -31,6 +31,7 @@ static struct {
   size_t size, internal;
   char *llbox;         /* a pushbox per team slot for the kernels' LL collectives */
   size_t llbox_bytes;  /* per team slot (SHOAL_GPU_LL_BYTES; 0: the team scratch's) */
+  size_t ll_slot[SHOAL_GPU_MAX_TEAMS];   /* each device team's LL slot (shoalx_gpu_team_ll_slot) */
   char **peer;         /* [n_pes] peers' heaps as mapped here (host copy) */
   char **peer_dev;     /* the same table in device memory */
   shoal_team *team_dev;
@@ -147,6 +148,7 @@ static void team_to_device(const shoal_team *t)
                 "all-reduce %s, reduce-scatter %s, fcollect %s", t->start, t->stride, t->size,
                 d.hier ? "hierarchical" : "flat", d.hier ? "hierarchical" : "flat", d.hier ? "hierarchical" : "flat");
   d.parent = NULL;
+  g.ll_slot[t->slot] = d.pushbox && !d.gpu_proxied ? d.pushbox_slot : 0;
   GPU_CK("shmem_init", "copying a team to the GPU",
          shoal_gpu_v_memcpy(&g.team_dev[t->slot], &d, sizeof d));
   g.img.team_key[t->slot] = t;
@@ -295,6 +297,15 @@ SHOAL_API int shoalx_gpu_heap_has(const void *addr)
 SHOAL_API void *shoalx_gpu_peer_ptr(const void *addr, int pe)
 {
   return shoal_gpu_peer(addr, pe);
+}
+
+/* The _on_stream launches size their kernel by it (collectives/
+ * reduce_select.h: shoal_move_select_launch). */
+SHOAL_API size_t shoalx_gpu_team_ll_slot(shmem_team_t team)
+{
+  const shoal_team *t = (const shoal_team *)team;
+  if (!g.on || !t || t->slot < 0 || t->slot >= g.img.n_slots || g.img.team_key[t->slot] != t) return 0;
+  return g.ll_slot[t->slot];
 }
 
 /* ---- host calls on GPU memory (runtime/internal.h) ----------------------- */

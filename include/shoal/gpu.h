@@ -32,6 +32,9 @@ extern "C" {
 int shoalx_gpu_heap_has(const void *addr);
 /* addr on PE pe as this PE's GPU can address it, or NULL. */
 void *shoalx_gpu_peer_ptr(const void *addr, int pe);
+/* Bytes per pushbox slot that the kernels' LL collectives have on team (0:
+ * none: no pushbox, or a member behind the host proxy). */
+size_t shoalx_gpu_team_ll_slot(shmem_team_t team);
 }
 
 #if SHOAL_IN_DEVICE_PASS

@@ -604,6 +604,12 @@ __device__ inline int shmemx_alltoallmem_block(shmem_team_t team, void *dest, co
  * registers within what that needs.  User kernels that call the block
  * collectives with 1024 threads need the same (__launch_bounds__(1024)). */
 #define SHOAL_GPU_LAUNCH_THREADS 1024
+/* The one-block kernel of the data movers' push (collectives/push.h) runs
+ * fewer: at 1024 threads its state spilled to local memory (64 registers a
+ * thread), at 512 it fits in 128 (fcollect/alltoall of 64 KB at 2 PEs
+ * 0.3-0.6 us faster on an H100, bench/RESULTS.md session 13).  LL keeps
+ * 1024: each thread polls fewer words. */
+#define SHOAL_GPU_PUSH_THREADS 512
 
 template <class shoal_unused = void>
 __global__ void shoal_gpu_k_sync(shmem_team_t team)
@@ -623,8 +629,8 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce(s
                                         : "shmemx_..._reduce_on_stream",
                                 t, dest, src, n, scatter != 0, true);
 }
-template <class shoal_unused = void>
-__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_coll(int which, shmem_team_t team, void *dest, const void *src, size_t n, int root)
+template <int THREADS>
+__global__ void __launch_bounds__(THREADS) shoal_gpu_k_coll(int which, shmem_team_t team, void *dest, const void *src, size_t n, int root)
 {
   /* which a constant in each call: each inlined copy is specialized */
   if (which == 0) (void)shoal_gpu_move_block("shmemx_broadcastmem_on_stream", 0, team, dest, src, n, root, true);
@@ -729,13 +735,17 @@ template <class shoal_unused = void>
 static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_team_t team, void *dest,
                                            const void *src, size_t nbytes, int root, shoal_gpu_stream_t stream)
 {
-  size_t grid_min = shoal_gpu_stream_knob(0) ? shoal_gpu_stream_knob(0) : SHOAL_GPU_MOVE_GRID_MIN;
-  if (nbytes >= grid_min && shoalx_gpu_heap_has(dest)) {
+  int launch = shoal_move_select_launch(nbytes, shoalx_gpu_heap_has(dest), shoalx_gpu_team_ll_slot(team),
+                                        shmem_team_n_pes(team), shoal_gpu_stream_knob(0));
+  if (launch == SHOAL_REDUCE_LAUNCH_GRID)
     shoal_gpu_k_move_grid<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid<>, nbytes), SHOAL_GPU_LAUNCH_THREADS, 0,
                               stream>>>(which, team, dest, src, nbytes, root);
-  } else {
-    shoal_gpu_k_coll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(which, team, dest, src, nbytes, root);
-  }
+  else if (launch == SHOAL_REDUCE_LAUNCH_LL)
+    shoal_gpu_k_coll<SHOAL_GPU_LAUNCH_THREADS><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(which, team, dest, src,
+                                                                                         nbytes, root);
+  else
+    shoal_gpu_k_coll<SHOAL_GPU_PUSH_THREADS><<<1, SHOAL_GPU_PUSH_THREADS, 0, stream>>>(which, team, dest, src,
+                                                                                     nbytes, root);
   return shoal_gpu_launched(call);
 }
 template <class shoal_unused = void>

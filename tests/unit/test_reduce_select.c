@@ -2,7 +2,10 @@
  * shoal_reduce_needs_buffers says the choice does not rest on the buffers,
  * a GPU kernel skips their checks -- so the answer must then be the same
  * for every value of in_place, src_sym and dest_sym; and the shortcut must
- * be taken where LL is the answer (most small calls). */
+ * be taken where LL is the answer (most small calls).  The data movers'
+ * _on_stream launch (shoal_move_select_launch): the host launches LL's
+ * kernel exactly where the one-block kernel then runs LL (shoal_ll_fits on
+ * the team), and the grid kernel only into the heap from its threshold. */
 #include "internal.h"
 #include "../collectives/reduce_select.h"
 
@@ -58,11 +61,51 @@ START_TEST(test_needs_buffers)
 }
 END_TEST
 
+START_TEST(test_move_launch)
+{
+  const size_t slots[] = {0, 4096, 32768}, grid_mins[] = {0, 65536};
+  const size_t bytes[] = {0, 3, 4, 6, 2048, 2052, 4096, 16384, 16388, 16400, 65536, 131072, 1u << 20};
+  const int sizes[] = {1, 2, 3, 4, 9, 64, 65};
+  char box;   /* a pushbox's address: only whether there is one matters */
+  int ll = 0;
+  for (size_t si = 0; si < 3; si++)
+    for (size_t ni = 0; ni < sizeof sizes / sizeof *sizes; ni++)
+      for (size_t bi = 0; bi < sizeof bytes / sizeof *bytes; bi++)
+        for (int sym = 0; sym < 2; sym++)
+          for (size_t gi = 0; gi < 2; gi++) {
+            shoal_team t;
+            memset(&t, 0, sizeof t);
+            t.size = sizes[ni];
+            t.pushbox = slots[si] ? &box : NULL;
+            t.pushbox_slot = slots[si];
+            size_t b = bytes[bi], gmin = grid_mins[gi] ? grid_mins[gi] : SHOAL_GPU_MOVE_GRID_MIN;
+            int launch = shoal_move_select_launch(b, sym, slots[si], sizes[ni], grid_mins[gi]);
+            if (sym && b >= gmin) {
+              ck_assert_int_eq(launch, SHOAL_REDUCE_LAUNCH_GRID);
+              continue;
+            }
+            ck_assert_int_ne(launch, SHOAL_REDUCE_LAUNCH_GRID);
+            bool kernel_ll = shoal_ll_fits(&t, b) && shoal_ll_words(b);
+            ck_assert_msg((launch == SHOAL_REDUCE_LAUNCH_LL) == kernel_ll,
+                          "slot %zu, %d PEs, %zu bytes: launched %d, the kernel %s LL", slots[si], sizes[ni], b,
+                          launch, kernel_ll ? "runs" : "does not run");
+            ll += kernel_ll;
+          }
+  ck_assert_int_gt(ll, 0);
+  /* the cases measured: LL for 8 KB per member at 2 PEs, the push kernel for 32 KB */
+  ck_assert_int_eq(shoal_move_select_launch(8192, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_LL);
+  ck_assert_int_eq(shoal_move_select_launch(32768, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
+  ck_assert_int_eq(shoal_move_select_launch(8194, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);   /* not words */
+  ck_assert_int_eq(shoal_move_select_launch(8192, true, 32768, 65, 0), SHOAL_REDUCE_LAUNCH_BLOCK);  /* too many */
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("reduce_select");
   TCase *tc = tcase_create("needs_buffers");
   tcase_add_test(tc, test_needs_buffers);
+  tcase_add_test(tc, test_move_launch);
   suite_add_tcase(s, tc);
   SRunner *r = srunner_create(s);
   srunner_run_all(r, CK_NORMAL);
