@@ -8,7 +8,8 @@
  * flag), so the receiver polls the data itself: no fence, no separate
  * signal, no meeting -- one one-way latency.  Credits (a sender may be
  * depth pushes ahead) go back in batches, one fence per batch (coll.h's
- * credit channel).  Data of up to half a slot per pair (shoal_ll_fits).
+ * credit channel).  Data of up to half a slot per pair (shoal_ll_fits;
+ * the movers and the reduce-scatter stop earlier: reduce_select.h).
  *
  *  - shoal_ll_reduce: all-reduce of 4- and 8-byte types; element i is sent
  *    and then written by the same thread, so dest may be src.
@@ -60,9 +61,11 @@ SHOAL_SELECT_FN bool shoal_ll_fits_slot(size_t slot, int team_size, size_t bytes
 {
   return slot && 2 * bytes_per_pair <= slot && team_size <= SHOAL_SCOPE_MAX_PEERS;
 }
+/* The slot LL's pushes land in on team t (0: no pushbox). */
+SHOAL_FN size_t shoal_ll_slot(const shoal_team *t) { return t->pushbox ? t->pushbox_slot : 0; }
 SHOAL_FN bool shoal_ll_fits(const shoal_team *t, size_t bytes_per_pair)
 {
-  return t->pushbox && shoal_ll_fits_slot(t->pushbox_slot, t->size, bytes_per_pair);
+  return shoal_ll_fits_slot(shoal_ll_slot(t), t->size, bytes_per_pair);
 }
 /* Byte collectives go LL in whole 4-byte words. */
 SHOAL_SELECT_FN bool shoal_ll_words(size_t nbytes) { return (nbytes & 3) == 0; }

@@ -23,7 +23,7 @@
  * own source to q, which reduces it in team order; the source need not be
  * symmetric).  One one-way latency instead of two meetings; it runs on
  * one block (a grid: block 0 between two grid barriers), so _on_stream's
- * one-block kernel reaches it below SHOAL_GPU_GRID_MIN.
+ * one-block kernel reaches it below the grid's threshold (the table).
  *
  * Teams whose members are all reachable by load/store (at most
  * SHOAL_SCOPE_MAX_PEERS) run the algorithms at a scope (reduce_oneshot.h,
@@ -60,14 +60,25 @@
  * (n - 1) / n of the vector instead of n - 1. */
 #define SHOAL_GRID_ONESHOT_MAX_BYTES (64u << 10)
 /* GPU _on_stream: a kernel over the whole GPU from this many bytes (per
- * member's source); below, one block is faster.  The data movers
- * (fcollect, alltoall, broadcast: bytes per member's block) gain from a
- * few blocks earlier.  Each block of such a kernel takes at least
- * SHOAL_GPU_BLOCK_BYTES (fewer meetings for medium messages).  H100, 2 PEs
- * under MPS (bench/RESULTS.md, session 8). */
+ * member's source); below, one block is faster.  The all-reduce gains
+ * from the grid earlier (a 128 KB vector: 5-6% faster at 2 and 4 PEs; 64
+ * KB: 13% slower), the reduce-scatter not (a 128 KB source at 4 PEs: 8%
+ * slower); the data movers (fcollect, alltoall, broadcast: bytes per
+ * member's block) from 128 KB.  Each block of such a kernel takes at
+ * least SHOAL_GPU_BLOCK_BYTES (fewer meetings for medium messages).
+ * H100, PEs under MPS (bench/RESULTS.md, sessions 8 and 14). */
 #define SHOAL_GPU_GRID_MIN (256u << 10)
+#define SHOAL_GPU_ALLREDUCE_GRID_MIN (128u << 10)
 #define SHOAL_GPU_MOVE_GRID_MIN (128u << 10)
 #define SHOAL_GPU_BLOCK_BYTES (16u << 10)
+/* GPU LL (collectives/ll.h) carries up to half a pushbox slot per pair
+ * (at 2 PEs 16 KB); fcollect, alltoall, broadcast and the reduce-scatter
+ * take it only up to this many bytes per pair: beyond, each thread's chain
+ * of polls grows and the push (the pull) is faster -- 16 KB per pair at 2
+ * PEs took 9.1-11.5 us against 8.2-9.8 for twice the bytes without LL.
+ * The all-reduce, whose other forms meet twice, takes the whole slot.
+ * H100, 2 PEs under MPS (bench/RESULTS.md, session 14). */
+#define SHOAL_GPU_LL_MOVE_MAX (8u << 10)
 /* Teams that span nodes (the layout allows hier): the hierarchical
  * all-reduce up to this many bytes of vector; beyond, the flat choice.
  * No limit: on an idle machine it won at every size from 8 B to 4 MB
@@ -121,7 +132,7 @@ typedef struct shoal_reduce_ask {
   bool src_sym, dest_sym;   /* in the symmetric heap (GPU: the GPU heap) */
   size_t pushbox_slot, scratch;   /* the team's (shoal_pushbox_slot_bytes, shoal_coll_scratch_size) */
   bool hier;           /* the team's node layout allows the hierarchical algorithm (teams/team.h) */
-  size_t grid_min;     /* _on_stream: SHOAL_GPU_GRID_MIN, or the host's tuning override */
+  size_t grid_min;     /* _on_stream: the table's (0), or the host's tuning override */
 } shoal_reduce_ask;
 
 /* The channel algorithm (never AUTO), given what the team can do:
@@ -152,10 +163,21 @@ SHOAL_SELECT_FN int shoal_allreduce_pick_ask(const shoal_reduce_ask *a)
 
 /* The GPU's LL (collectives/ll.h): 4- and 8-byte types, half a pushbox
  * slot per pair -- the vector for the all-reduce, one member's block
- * (count elements) for the reduce-scatter. */
+ * (count elements, at most SHOAL_GPU_LL_MOVE_MAX bytes) for the
+ * reduce-scatter. */
 SHOAL_SELECT_FN bool shoal_reduce_ll_fits(const shoal_reduce_ask *a)
 {
-  return (a->es == 4 || a->es == 8) && shoal_ll_fits_slot(a->pushbox_slot, a->team_size, a->count * a->es);
+  size_t bytes = a->count * a->es;
+  return (a->es == 4 || a->es == 8) && shoal_ll_fits_slot(a->pushbox_slot, a->team_size, bytes) &&
+         (!a->scatter || bytes <= SHOAL_GPU_LL_MOVE_MAX);
+}
+
+/* The data movers (fcollect, alltoall, broadcast; bytes: each member's
+ * block) take LL on a team whose LL slot is `slot` (0: none): the kernels'
+ * choice and the host's launch (shoal_move_select_launch) alike. */
+SHOAL_SELECT_FN bool shoal_move_ll_fits(size_t slot, int team_size, size_t bytes)
+{
+  return shoal_ll_fits_slot(slot, team_size, bytes) && shoal_ll_words(bytes) && bytes <= SHOAL_GPU_LL_MOVE_MAX;
 }
 
 /* The ring at a scope: every member reachable by load/store, dest
@@ -174,7 +196,7 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
   size_t bytes = a->count * a->es;
   if (a->where == SHOAL_AT_STREAM) {   /* the grid kernel reads the peers' sources in the GPU heap */
     size_t sbytes = a->scatter ? bytes * (size_t)a->team_size : bytes;
-    size_t grid_min = a->grid_min ? a->grid_min : SHOAL_GPU_GRID_MIN;
+    size_t grid_min = a->grid_min ? a->grid_min : a->scatter ? SHOAL_GPU_GRID_MIN : SHOAL_GPU_ALLREDUCE_GRID_MIN;
     if (a->team_size > 0 && sbytes >= grid_min && a->src_sym && !(a->scatter && a->in_place))
       return SHOAL_REDUCE_LAUNCH_GRID;
     return SHOAL_REDUCE_LAUNCH_BLOCK;
@@ -223,7 +245,7 @@ SHOAL_SELECT_FN int shoal_move_select_launch(size_t bytes, bool dest_sym, size_t
                                              size_t grid_min)
 {
   if (bytes >= (grid_min ? grid_min : SHOAL_GPU_MOVE_GRID_MIN) && dest_sym) return SHOAL_REDUCE_LAUNCH_GRID;
-  if (shoal_ll_fits_slot(ll_slot, team_size, bytes) && shoal_ll_words(bytes)) return SHOAL_REDUCE_LAUNCH_LL;
+  if (shoal_move_ll_fits(ll_slot, team_size, bytes)) return SHOAL_REDUCE_LAUNCH_LL;
   return SHOAL_REDUCE_LAUNCH_BLOCK;
 }
 

@@ -99,7 +99,9 @@ SHOAL_FN void shoal_scope_unmapped(const char *call, const void *addr, int pe) {
 
 /* Stores src[lo, hi) at dst[q] + [lo, hi) for every team PE q, in the
  * staggered order me + 1, ..., me + np: each 16-byte vector loaded once,
- * two loads in flight per thread (Iris Gluon all-gather). */
+ * four loads in flight per thread (Iris Gluon all-gather; with two, the
+ * grid kernels' 512-thread blocks kept too few bytes in flight from 16 MB
+ * on). */
 SHOAL_FN void shoal_scope_push(const shoal_scope *s, char *const *dst, int np, int me, const char *src,
                                size_t lo, size_t hi)
 {
@@ -110,12 +112,14 @@ SHOAL_FN void shoal_scope_push(const shoal_scope *s, char *const *dst, int np, i
     size_t vlo = lo / 16, vhi = hi / 16;
     const uint4 *v = (const uint4 *)src;
     size_t i = vlo + tid;
-    for (; i + nt < vhi; i += 2 * (size_t)nt) {   /* two loads in flight */
-      uint4 x = v[i], y = v[i + nt];
+    for (; i + 3 * (size_t)nt < vhi; i += 4 * (size_t)nt) {
+      uint4 x = v[i], y = v[i + nt], z = v[i + 2 * (size_t)nt], w = v[i + 3 * (size_t)nt];
       for (int k = 1; k <= np; k++) {
         uint4 *d = (uint4 *)dst[(me + k) % np];
         d[i] = x;
         d[i + nt] = y;
+        d[i + 2 * (size_t)nt] = z;
+        d[i + 3 * (size_t)nt] = w;
       }
     }
     for (; i < vhi; i += nt) {
@@ -130,10 +134,10 @@ SHOAL_FN void shoal_scope_push(const shoal_scope *s, char *const *dst, int np, i
 }
 
 /* Stores src + q stride + [lo, hi) at dst[q] + [lo, hi) for every team PE
- * q (alltoall's blocks), in the staggered order.  Each thread loads two
- * vectors of two members before it stores any: four loads in flight, where
- * one copy per member waited for its loads member after member (at 2 PEs
- * the same chain of loads as shoal_scope_push's). */
+ * q (alltoall's blocks), in the staggered order.  Each thread loads four
+ * vectors of two members before it stores any: eight loads in flight, where
+ * one copy per member waited for its loads member after member (four were
+ * too few for the 512-thread grid kernel at 16 MB and 4 PEs). */
 SHOAL_FN void shoal_scope_scatter(const shoal_scope *s, char *const *dst, int np, int me, const char *src,
                                   size_t stride, size_t lo, size_t hi)
 {
@@ -154,16 +158,18 @@ SHOAL_FN void shoal_scope_scatter(const shoal_scope *s, char *const *dst, int np
     const uint4 *v0 = (const uint4 *)(src + (size_t)q0 * stride), *v1 = (const uint4 *)(src + (size_t)q1 * stride);
     uint4 *d0 = (uint4 *)dst[q0], *d1 = (uint4 *)dst[q1];
     size_t i = vlo + tid;
-    for (; i + nt < vhi; i += 2 * (size_t)nt) {
-      uint4 x0 = v0[i], y0 = v0[i + nt], x1 = v1[i], y1 = v1[i + nt];
-      d0[i] = x0;
-      d0[i + nt] = y0;
-      if (two) {
-        d1[i] = x1;
-        d1[i + nt] = y1;
+    for (; i + 3 * (size_t)nt < vhi; i += 4 * (size_t)nt) {
+      uint4 x0[4], x1[4];
+      for (int u = 0; u < 4; u++) {
+        x0[u] = v0[i + u * (size_t)nt];
+        x1[u] = v1[i + u * (size_t)nt];
+      }
+      for (int u = 0; u < 4; u++) {
+        d0[i + u * (size_t)nt] = x0[u];
+        if (two) d1[i + u * (size_t)nt] = x1[u];
       }
     }
-    if (i < vhi) {
+    for (; i < vhi; i += nt) {
       uint4 x0 = v0[i], x1 = v1[i];
       d0[i] = x0;
       if (two) d1[i] = x1;

@@ -15,6 +15,7 @@
  * (impl,test,scope,bytes,value,unit) to $BENCH_CSV; GB/s = bytes / time.
  * Under SHOAL_ALLREDUCE=ring (run.sh --bench runs it so too) Shoal's
  * all-reduces run the chunked ring: impl "shoal-ring".
+ * BENCH_MIN (default 4096) and BENCH_STEP (default 4) set the sizes.
  *   bench_grid [max-bytes (default 256M)] */
 #include <string.h>
 #include <stdint.h>
@@ -99,6 +100,11 @@ int main(int argc, char **argv)
   if (forced && !strcmp(forced, "ring")) impl = "shoal-ring";
 #endif
   size_t max = argc > 1 ? strtoull(argv[1], 0, 0) : (256u << 20);
+  const char *e = getenv("BENCH_MIN");
+  size_t lo = e ? strtoull(e, 0, 0) : 4096;
+  e = getenv("BENCH_STEP");
+  size_t step = e ? strtoull(e, 0, 0) : 4;
+  if (lo < 4096 || lo % 4096 || step < 2) { fprintf(stderr, "BENCH_MIN: a multiple of 4096; BENCH_STEP: 2 or more\n"); return 1; }
   float *src = (float *)MALLOC(max), *dst = (float *)MALLOC(max);
   if (!src || !dst) { fprintf(stderr, "raise the symmetric heap size\n"); return 1; }
   host = (float *)malloc(max);
@@ -123,7 +129,7 @@ int main(int argc, char **argv)
 #ifdef USE_NVSHMEM
     if (scope == 1) break;
 #endif
-    for (size_t bytes = 4096; bytes <= max; bytes *= 4) {
+    for (size_t bytes = lo; bytes <= max; bytes *= step) {
       if (scope == 0 && bytes > (16u << 20)) break;   /* one block: 40 GB/s at best */
       size_t n = bytes / sizeof(float);
       int iters = iters_for(bytes);
@@ -154,7 +160,7 @@ int main(int argc, char **argv)
   /* Host-launched collectives on a stream. */
   const char *names[4] = {"allreduce_stream", "fcollect_stream", "alltoall_stream", "rscatter_stream"};
   for (int op = 0; op < 4; op++)
-    for (size_t bytes = 4096; bytes <= max; bytes *= 4) {
+    for (size_t bytes = lo; bytes <= max; bytes *= step) {
       size_t n = bytes / sizeof(float), part = n / (size_t)np;
       if (op && part == 0) continue;
       int iters = iters_for(bytes);

@@ -90,7 +90,7 @@ __device__ inline bool shoal_grid_direct(const shoal_team *t)
 }
 __device__ inline int shoal_grid_pick_move(const shoal_team *t, size_t nbytes)
 {
-  if ((shoal_ll_fits(t, nbytes) && shoal_ll_words(nbytes)) || !shoal_grid_direct(t))
+  if (shoal_move_ll_fits(shoal_ll_slot(t), t->size, nbytes) || !shoal_grid_direct(t))
     return SHOAL_GRID_ON_BLOCK0;
   return SHOAL_GRID_PUSH;
 }

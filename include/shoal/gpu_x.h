@@ -574,7 +574,7 @@ __device__ inline int shoal_gpu_move_block(const char *call, int which, shmem_te
     shoal_gpu_rcoll_move(call, which, t, dest, src, nbytes, root);
     return 0;
   }
-  if (shoal_ll_fits(t, nbytes) && shoal_ll_words(nbytes)) {
+  if (shoal_move_ll_fits(shoal_ll_slot(t), t->size, nbytes)) {
     shoal_gpu_move_ll_block(call, which, t, dest, src, nbytes, root);
     return 0;
   }
@@ -610,6 +610,13 @@ __device__ inline int shmemx_alltoallmem_block(shmem_team_t team, void *dest, co
  * 0.3-0.6 us faster on an H100, bench/RESULTS.md session 13).  LL keeps
  * 1024: each thread polls fewer words. */
 #define SHOAL_GPU_PUSH_THREADS 512
+/* The movers' grid kernel likewise: at 1024 threads a block it spilled
+ * (ptxas: 460 bytes of spill stores, 1.1 KB of spill loads), and at 512
+ * with four loads in flight a thread (collectives/scope.h) it moves 256
+ * KB-64 MB as fast or faster.  The reductions' grid kernel keeps 1024: at
+ * 512 (768) it was 5-11% (2-6%) faster up to 8 MB but 4-25% (up to 7%)
+ * slower from 16 MB (bench/RESULTS.md, session 14). */
+#define SHOAL_GPU_GRID_THREADS 512
 
 template <class shoal_unused = void>
 __global__ void shoal_gpu_k_sync(shmem_team_t team)
@@ -648,7 +655,7 @@ __global__ void shoal_gpu_k_fence(void) { shoal_fence_system(); }
 
 /* Large transfers from the host: one kernel over the GPU running the grid
  * collectives of <shoal/gpu_grid.h> (they meet inside, so no barrier
- * kernels around it).  Below SHOAL_GPU_GRID_MIN bytes (collectives/
+ * kernels around it).  Below the grid thresholds (collectives/
  * reduce_select.h's table) one block is faster. */
 template <class T, class OP>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_grid(shmem_team_t team, T *dest,
@@ -658,24 +665,25 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_g
   else shoal_grid_reduce<T, OP>("shmemx_..._reduce_on_stream", team, dest, src, n, false);
 }
 template <class shoal_unused = void>
-__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_grid(int which, shmem_team_t team,
-                                                                                 void *dest, const void *src,
-                                                                                 size_t nbytes, int root)
+__global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) shoal_gpu_k_move_grid(int which, shmem_team_t team,
+                                                                               void *dest, const void *src,
+                                                                               size_t nbytes, int root)
 {
   (void)shoal_grid_move("shmemx_..._on_stream", which, team, dest, src, nbytes, root, false);
 }
-/* The grid of an _on_stream kernel: all of its blocks resident (one per
- * SM at 1024 threads), the SMs shared with the other PEs on this GPU. */
+/* The grid of an _on_stream kernel: all of its blocks resident (as many
+ * per SM as its registers allow), the SMs shared with the other PEs on
+ * this GPU. */
 template <class K>
-static inline int shoal_gpu_stream_blocks(K *kernel)
+static inline int shoal_gpu_stream_blocks(K *kernel, int threads)
 {
   static int blocks;
-  if (!blocks) blocks = shmemx_grid_max_blocks(kernel, SHOAL_GPU_LAUNCH_THREADS, 0);
+  if (!blocks) blocks = shmemx_grid_max_blocks(kernel, threads, 0);
   return blocks;
 }
 /* Tuning knobs of the _on_stream launches, read once: from how many bytes
  * (per member) the grid kernel runs (SHOAL_GPU_STREAM_GRID_MIN; 0: the
- * table's SHOAL_GPU_MOVE_GRID_MIN and SHOAL_GPU_GRID_MIN) and how many
+ * thresholds of collectives/reduce_select.h) and how many
  * bytes each of its blocks takes at least (SHOAL_GPU_STREAM_BLOCK_BYTES;
  * 0: every block the GPU holds).  K, M, G suffixes.  Every PE must set
  * the same values: the grids must match. */
@@ -703,9 +711,9 @@ static inline size_t shoal_gpu_stream_knob(int which)
 }
 /* Blocks of a grid _on_stream kernel moving `bytes` (per member). */
 template <class K>
-static inline int shoal_gpu_stream_grid(K *kernel, size_t bytes)
+static inline int shoal_gpu_stream_grid(K *kernel, int threads, size_t bytes)
 {
-  int max = shoal_gpu_stream_blocks(kernel);
+  int max = shoal_gpu_stream_blocks(kernel, threads);
   size_t per = shoal_gpu_stream_knob(1);
   if (!per) return max;
   size_t want = (bytes + per - 1) / per;
@@ -738,8 +746,8 @@ static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_te
   int launch = shoal_move_select_launch(nbytes, shoalx_gpu_heap_has(dest), shoalx_gpu_team_ll_slot(team),
                                         shmem_team_n_pes(team), shoal_gpu_stream_knob(0));
   if (launch == SHOAL_REDUCE_LAUNCH_GRID)
-    shoal_gpu_k_move_grid<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid<>, nbytes), SHOAL_GPU_LAUNCH_THREADS, 0,
-                              stream>>>(which, team, dest, src, nbytes, root);
+    shoal_gpu_k_move_grid<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid<>, SHOAL_GPU_GRID_THREADS, nbytes),
+                              SHOAL_GPU_GRID_THREADS, 0, stream>>>(which, team, dest, src, nbytes, root);
   else if (launch == SHOAL_REDUCE_LAUNCH_LL)
     shoal_gpu_k_coll<SHOAL_GPU_LAUNCH_THREADS><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(which, team, dest, src,
                                                                                          nbytes, root);
@@ -788,7 +796,8 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
   a.src_sym = sb && shoalx_gpu_heap_has(src) && shoalx_gpu_heap_has(s + sb - 1) &&
               (d == s || d + db <= s || s + sb <= d);
   if (shoal_reduce_select(&a) == SHOAL_REDUCE_LAUNCH_GRID) {
-    shoal_gpu_k_reduce_grid<T, OP><<<shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP>, sb),
+    shoal_gpu_k_reduce_grid<T, OP><<<shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP>,
+                                                           SHOAL_GPU_LAUNCH_THREADS, sb),
                                      SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce, scatter);
   } else {
     shoal_gpu_k_reduce<T, OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce, scatter);

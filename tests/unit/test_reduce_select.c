@@ -4,8 +4,10 @@
  * for every value of in_place, src_sym and dest_sym; and the shortcut must
  * be taken where LL is the answer (most small calls).  The data movers'
  * _on_stream launch (shoal_move_select_launch): the host launches LL's
- * kernel exactly where the one-block kernel then runs LL (shoal_ll_fits on
- * the team), and the grid kernel only into the heap from its threshold. */
+ * kernel exactly where the one-block kernel then runs LL (shoal_move_ll_fits
+ * on the team), and the grid kernel only into the heap from its threshold.
+ * LL's limits: the all-reduce takes the whole slot, the reduce-scatter
+ * and the movers at most SHOAL_GPU_LL_MOVE_MAX per pair. */
 #include "internal.h"
 #include "../collectives/reduce_select.h"
 
@@ -85,18 +87,46 @@ START_TEST(test_move_launch)
               continue;
             }
             ck_assert_int_ne(launch, SHOAL_REDUCE_LAUNCH_GRID);
-            bool kernel_ll = shoal_ll_fits(&t, b) && shoal_ll_words(b);
+            bool kernel_ll = shoal_move_ll_fits(shoal_ll_slot(&t), t.size, b);
             ck_assert_msg((launch == SHOAL_REDUCE_LAUNCH_LL) == kernel_ll,
                           "slot %zu, %d PEs, %zu bytes: launched %d, the kernel %s LL", slots[si], sizes[ni], b,
                           launch, kernel_ll ? "runs" : "does not run");
             ll += kernel_ll;
           }
   ck_assert_int_gt(ll, 0);
-  /* the cases measured: LL for 8 KB per member at 2 PEs, the push kernel for 32 KB */
+  /* the cases measured: LL for 8 KB per member at 2 PEs, the push kernel
+   * for 16 KB (which the slot would carry) and 32 KB */
   ck_assert_int_eq(shoal_move_select_launch(8192, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_LL);
+  ck_assert_int_eq(shoal_move_select_launch(16384, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
+  ck_assert(shoal_ll_fits_slot(32768, 2, 16384));
   ck_assert_int_eq(shoal_move_select_launch(32768, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
   ck_assert_int_eq(shoal_move_select_launch(8194, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);   /* not words */
   ck_assert_int_eq(shoal_move_select_launch(8192, true, 32768, 65, 0), SHOAL_REDUCE_LAUNCH_BLOCK);  /* too many */
+}
+END_TEST
+
+START_TEST(test_ll_limits)
+{
+  shoal_reduce_ask a;
+  memset(&a, 0, sizeof a);
+  a.where = SHOAL_AT_BLOCK;
+  a.team_size = 2;
+  a.pushbox_slot = 32768;   /* 2 PEs: LL carries 16 KB per pair */
+  a.es = 4;
+  a.direct = a.src_sym = a.dest_sym = true;
+  a.scratch = 1u << 18;
+  for (int scatter = 0; scatter < 2; scatter++) {
+    a.scatter = scatter;
+    a.count = SHOAL_GPU_LL_MOVE_MAX / 4;
+    ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
+    a.count = 16384 / 4;
+    ck_assert_int_eq(shoal_reduce_select(&a) == SHOAL_REDUCE_LL, !scatter);
+    a.count = 16384 / 4 + 1;   /* past half the slot */
+    ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
+  }
+  ck_assert(shoal_move_ll_fits(32768, 2, SHOAL_GPU_LL_MOVE_MAX));
+  ck_assert(!shoal_move_ll_fits(32768, 2, SHOAL_GPU_LL_MOVE_MAX + 4));
+  ck_assert(!shoal_move_ll_fits(0, 2, 4));
 }
 END_TEST
 
@@ -106,6 +136,7 @@ int main(void)
   TCase *tc = tcase_create("needs_buffers");
   tcase_add_test(tc, test_needs_buffers);
   tcase_add_test(tc, test_move_launch);
+  tcase_add_test(tc, test_ll_limits);
   suite_add_tcase(s, tc);
   SRunner *r = srunner_create(s);
   srunner_run_all(r, CK_NORMAL);
