@@ -24,9 +24,9 @@
  *  - shoal_ll_broadcast: the root pushes to every other member; dest may be
  *    src on the root.
  * Peers in the staggered order me + 1, me + 2, ..., so they are not all
- * written at once.  Buffers need not be 4-byte aligned (a misaligned one
- * is read and written a byte at a time); the choice of LL rests on sizes
- * only, the same on every member.
+ * written at once.  Buffers need not be 4-byte aligned (where one is not,
+ * the call reads and writes a byte at a time); the choice of LL rests on
+ * sizes only, the same on every member.
  *
  * Scope: the threads of a lane claim the slots (waiting for credits), a
  * pair each, into the lane's shoal_ll (GPU: __shared__), the lane meets
@@ -298,59 +298,86 @@ SHOAL_FN void shoal_ll_reduce_scatter(const shoal_scope *s, shoal_team *t, shoal
   shoal_ll_close(s, t, -1, call);
 }
 
+/* The words of fcollect and alltoall (below) with `aligned` a constant in
+ * each inlined copy: both buffers 4-byte aligned, or byte by byte.  One
+ * loop testing alignment per word let the compiler merge the two loads of
+ * each word into one of the weaker alignment: byte loads, four a word,
+ * where almost every call is aligned (alltoall of 16 KB at 2 PEs 0.8 us
+ * slower than fcollect, bench/RESULTS.md session 14). */
+SHOAL_FN void shoal_ll_exchange_words(const shoal_scope *s, shoal_team *t, shoal_ll *ll, void *dest,
+                                      const void *src, size_t nw, size_t lo, size_t hi, bool alltoall,
+                                      bool aligned)
+{
+  int np = t->size, me = t->my_pe;
+  unsigned nt = s->nthreads;
+  /* My own word goes to my dest from the same loop, and alltoall's words
+   * for four peers are loaded before any is sent: the loads in flight
+   * together, not one after each store (a store may alias the next load). */
+  for (size_t i = lo + s->tid; i < hi; i += nt) {
+    uint32_t mine = shoal_ll_word_get(src, (alltoall ? (size_t)me * nw : 0) + i, aligned);
+    for (int k = 1; k < np; k += 4) {
+      int m = np - k < 4 ? np - k : 4;
+      uint32_t w[4] = {0, 0, 0, 0};
+      for (int j = 0; j < 4; j++)
+        if (j < m) w[j] = alltoall ? shoal_ll_word_get(src, (size_t)((me + k + j) % np) * nw + i, aligned) : mine;
+      for (int j = 0; j < 4; j++)
+        if (j < m) shoal_ll_put(ll, (me + k + j) % np, i, w[j]);
+    }
+    shoal_ll_word_put(dest, (size_t)me * nw + i, mine, aligned);
+  }
+  for (int k = 1; k < np; k++) {
+    int q = (me + k) % np;
+    for (size_t i = lo + s->tid; i < hi; i += nt)
+      shoal_ll_word_put(dest, (size_t)q * nw + i, shoal_ll_get(ll, q, i), aligned);
+  }
+}
+
 /* fcollect (alltoall false: my src to block me of every dest) and alltoall
  * (block q of my src to block me of q's dest), nbytes per member, a whole
  * number of words. */
 SHOAL_FN void shoal_ll_exchange(const shoal_scope *s, shoal_team *t, shoal_ll *ll, void *dest, const void *src,
                                 size_t nbytes, bool alltoall, const char *call)
 {
-  int np = t->size, me = t->my_pe;
-  unsigned nt = s->nthreads;
   size_t nw = nbytes / 4, lo, hi;
-  bool sa = ((uintptr_t)src & 3) == 0, da = ((uintptr_t)dest & 3) == 0;
   shoal_scope_share(nw, s->lane, s->nlanes, &lo, &hi);
   shoal_ll_open(s, t, ll, -1, call);
-  /* My own word goes to my dest from the same loop, and alltoall's words
-   * for four peers are loaded before any is sent: the loads in flight
-   * together, not one after each store (a store may alias the next load). */
-  for (size_t i = lo + s->tid; i < hi; i += nt) {
-    uint32_t mine = shoal_ll_word_get(src, (alltoall ? (size_t)me * nw : 0) + i, sa);
-    for (int k = 1; k < np; k += 4) {
-      int m = np - k < 4 ? np - k : 4;
-      uint32_t w[4] = {0, 0, 0, 0};
-      for (int j = 0; j < 4; j++)
-        if (j < m) w[j] = alltoall ? shoal_ll_word_get(src, (size_t)((me + k + j) % np) * nw + i, sa) : mine;
-      for (int j = 0; j < 4; j++)
-        if (j < m) shoal_ll_put(ll, (me + k + j) % np, i, w[j]);
-    }
-    shoal_ll_word_put(dest, (size_t)me * nw + i, mine, da);
-  }
-  for (int k = 1; k < np; k++) {
-    int q = (me + k) % np;
-    for (size_t i = lo + s->tid; i < hi; i += nt) shoal_ll_word_put(dest, (size_t)q * nw + i, shoal_ll_get(ll, q, i), da);
-  }
+  if ((((uintptr_t)src | (uintptr_t)dest) & 3) == 0)
+    shoal_ll_exchange_words(s, t, ll, dest, src, nw, lo, hi, alltoall, true);
+  else
+    shoal_ll_exchange_words(s, t, ll, dest, src, nw, lo, hi, alltoall, false);
   shoal_ll_close(s, t, -1, call);
+}
+
+/* The broadcast's words, `aligned` as in shoal_ll_exchange_words. */
+SHOAL_FN void shoal_ll_broadcast_words(const shoal_scope *s, shoal_team *t, shoal_ll *ll, void *dest,
+                                       const void *src, size_t lo, size_t hi, int root, bool aligned)
+{
+  int np = t->size, me = t->my_pe;
+  unsigned nt = s->nthreads;
+  if (me == root) {
+    for (size_t i = lo + s->tid; i < hi; i += nt) {
+      uint32_t w = shoal_ll_word_get(src, i, aligned);
+      for (int k = 1; k < np; k++) shoal_ll_put(ll, (me + k) % np, i, w);
+      shoal_ll_word_put(dest, i, w, aligned);
+    }
+  } else {
+    for (size_t i = lo + s->tid; i < hi; i += nt) shoal_ll_word_put(dest, i, shoal_ll_get(ll, root, i), aligned);
+  }
 }
 
 /* Broadcast of nbytes (a whole number of words) from team PE root. */
 SHOAL_FN void shoal_ll_broadcast(const shoal_scope *s, shoal_team *t, shoal_ll *ll, void *dest, const void *src,
                                  size_t nbytes, int root, const char *call)
 {
-  int np = t->size, me = t->my_pe;
-  unsigned nt = s->nthreads;
   size_t nw = nbytes / 4, lo, hi;
-  bool sa = ((uintptr_t)src & 3) == 0, da = ((uintptr_t)dest & 3) == 0;
   shoal_scope_share(nw, s->lane, s->nlanes, &lo, &hi);
   shoal_ll_open(s, t, ll, root, call);
-  if (me == root) {
-    for (size_t i = lo + s->tid; i < hi; i += nt) {
-      uint32_t w = shoal_ll_word_get(src, i, sa);
-      for (int k = 1; k < np; k++) shoal_ll_put(ll, (me + k) % np, i, w);
-      shoal_ll_word_put(dest, i, w, da);
-    }
-  } else {
-    for (size_t i = lo + s->tid; i < hi; i += nt) shoal_ll_word_put(dest, i, shoal_ll_get(ll, root, i), da);
-  }
+  /* src is only read on the root: elsewhere its alignment does not matter */
+  uintptr_t a = (uintptr_t)dest | (t->my_pe == root ? (uintptr_t)src : 0);
+  if ((a & 3) == 0)
+    shoal_ll_broadcast_words(s, t, ll, dest, src, lo, hi, root, true);
+  else
+    shoal_ll_broadcast_words(s, t, ll, dest, src, lo, hi, root, false);
   shoal_ll_close(s, t, root, call);
 }
 
