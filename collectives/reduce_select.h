@@ -67,7 +67,7 @@
  * member's block) from 128 KB.  Each block of such a kernel takes at
  * least SHOAL_GPU_BLOCK_BYTES (fewer meetings for medium messages).
  * H100, PEs under MPS (bench/RESULTS.md, sessions 8 and 14). */
-#define SHOAL_GPU_GRID_MIN (256u << 10)
+#define SHOAL_GPU_SCATTER_GRID_MIN (256u << 10)
 #define SHOAL_GPU_ALLREDUCE_GRID_MIN (128u << 10)
 #define SHOAL_GPU_MOVE_GRID_MIN (128u << 10)
 #define SHOAL_GPU_BLOCK_BYTES (16u << 10)
@@ -196,7 +196,7 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
   size_t bytes = a->count * a->es;
   if (a->where == SHOAL_AT_STREAM) {   /* the grid kernel reads the peers' sources in the GPU heap */
     size_t sbytes = a->scatter ? bytes * (size_t)a->team_size : bytes;
-    size_t grid_min = a->grid_min ? a->grid_min : a->scatter ? SHOAL_GPU_GRID_MIN : SHOAL_GPU_ALLREDUCE_GRID_MIN;
+    size_t grid_min = a->grid_min ? a->grid_min : a->scatter ? SHOAL_GPU_SCATTER_GRID_MIN : SHOAL_GPU_ALLREDUCE_GRID_MIN;
     if (a->team_size > 0 && sbytes >= grid_min && a->src_sym && !(a->scatter && a->in_place))
       return SHOAL_REDUCE_LAUNCH_GRID;
     return SHOAL_REDUCE_LAUNCH_BLOCK;

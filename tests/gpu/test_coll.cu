@@ -333,9 +333,9 @@ int main(void)
     shmem_free(bd0); shmem_free(bs0); shmem_free(ad0); shmem_free(as0); shmem_free(fd0); shmem_free(fs0);
   }
 
-  /* The host _on_stream forms at or above SHOAL_GPU_GRID_MIN take the
-   * whole-GPU path: all-reduce, reduce_scatter, fcollect, alltoall and
-   * broadcast on 1-2 MB per PE. */
+  /* The host _on_stream forms at or above the grid thresholds
+   * (collectives/reduce_select.h) take the whole-GPU path: all-reduce,
+   * reduce_scatter, fcollect, alltoall and broadcast on 1-2 MB per PE. */
   {
     size_t n = 300007, nb = (size_t)1 << 20;
     int root = np - 1;
