@@ -72,13 +72,20 @@
 #define SHOAL_GPU_MOVE_GRID_MIN (128u << 10)
 #define SHOAL_GPU_BLOCK_BYTES (16u << 10)
 /* GPU LL (collectives/ll.h) carries up to half a pushbox slot per pair
- * (at 2 PEs 16 KB); fcollect, alltoall, broadcast and the reduce-scatter
- * take it only up to this many bytes per pair: beyond, each thread's chain
- * of polls grows and the push (the pull) is faster -- 16 KB per pair at 2
- * PEs took 9.1-11.5 us against 8.2-9.8 for twice the bytes without LL.
+ * (at 2 PEs 16 KB); fcollect, broadcast and the reduce-scatter take it
+ * only up to this many bytes per pair (alltoall: below): beyond, each
+ * thread's chain of polls grows and the push (the pull) is faster -- 16 KB
+ * per pair at 2 PEs took 9.1-11.5 us against 8.2-9.8 for twice the bytes
+ * without LL.
  * The all-reduce, whose other forms meet twice, takes the whole slot.
  * H100, 2 PEs under MPS (bench/RESULTS.md, session 14). */
 #define SHOAL_GPU_LL_MOVE_MAX (8u << 10)
+/* alltoall's LL stops at half that: its threads load a word of every
+ * member's block (fcollect's one word of mine), and at 8 KB per pair the
+ * push was faster -- 2 PEs: 8.07 against 7.31 us on an H200, 8.61 against
+ * 8.50 for twice the bytes on an H100; at 4 PEs as fast or faster
+ * (bench/RESULTS.md, session 15). */
+#define SHOAL_GPU_LL_ALLTOALL_MAX (4u << 10)
 /* Teams that span nodes (the layout allows hier): the hierarchical
  * all-reduce up to this many bytes of vector; beyond, the flat choice.
  * No limit: on an idle machine it won at every size from 8 B to 4 MB
@@ -172,12 +179,13 @@ SHOAL_SELECT_FN bool shoal_reduce_ll_fits(const shoal_reduce_ask *a)
          (!a->scatter || bytes <= SHOAL_GPU_LL_MOVE_MAX);
 }
 
-/* The data movers (fcollect, alltoall, broadcast; bytes: each member's
- * block) take LL on a team whose LL slot is `slot` (0: none): the kernels'
- * choice and the host's launch (shoal_move_select_launch) alike. */
-SHOAL_SELECT_FN bool shoal_move_ll_fits(size_t slot, int team_size, size_t bytes)
+/* The data movers (which: 0 broadcast, 1 fcollect, 2 alltoall; bytes: each
+ * member's block) take LL on a team whose LL slot is `slot` (0: none): the
+ * kernels' choice and the host's launch (shoal_move_select_launch) alike. */
+SHOAL_SELECT_FN bool shoal_move_ll_fits(int which, size_t slot, int team_size, size_t bytes)
 {
-  return shoal_ll_fits_slot(slot, team_size, bytes) && shoal_ll_words(bytes) && bytes <= SHOAL_GPU_LL_MOVE_MAX;
+  return shoal_ll_fits_slot(slot, team_size, bytes) && shoal_ll_words(bytes) &&
+         bytes <= (which == 2 ? SHOAL_GPU_LL_ALLTOALL_MAX : SHOAL_GPU_LL_MOVE_MAX);
 }
 
 /* The ring at a scope: every member reachable by load/store, dest
@@ -241,11 +249,11 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
  * few words, where LL carries the block (ll_slot: the team's LL slot, 0
  * where LL cannot run), else the push's kernel of fewer threads, which
  * keep their state in registers (gpu_x.h: SHOAL_GPU_PUSH_THREADS). */
-SHOAL_SELECT_FN int shoal_move_select_launch(size_t bytes, bool dest_sym, size_t ll_slot, int team_size,
-                                             size_t grid_min)
+SHOAL_SELECT_FN int shoal_move_select_launch(int which, size_t bytes, bool dest_sym, size_t ll_slot,
+                                             int team_size, size_t grid_min)
 {
   if (bytes >= (grid_min ? grid_min : SHOAL_GPU_MOVE_GRID_MIN) && dest_sym) return SHOAL_REDUCE_LAUNCH_GRID;
-  if (shoal_move_ll_fits(ll_slot, team_size, bytes)) return SHOAL_REDUCE_LAUNCH_LL;
+  if (shoal_move_ll_fits(which, ll_slot, team_size, bytes)) return SHOAL_REDUCE_LAUNCH_LL;
   return SHOAL_REDUCE_LAUNCH_BLOCK;
 }
 

@@ -88,9 +88,9 @@ __device__ inline bool shoal_grid_direct(const shoal_team *t)
     if (!shoal_dev_ptr(t->sync, shoal_team_world_pe(t, j))) return false;
   return true;
 }
-__device__ inline int shoal_grid_pick_move(const shoal_team *t, size_t nbytes)
+__device__ inline int shoal_grid_pick_move(const shoal_team *t, int which, size_t nbytes)
 {
-  if (shoal_move_ll_fits(shoal_ll_slot(t), t->size, nbytes) || !shoal_grid_direct(t))
+  if (shoal_move_ll_fits(which, shoal_ll_slot(t), t->size, nbytes) || !shoal_grid_direct(t))
     return SHOAL_GRID_ON_BLOCK0;
   return SHOAL_GRID_PUSH;
 }
@@ -168,7 +168,7 @@ __device__ inline int shoal_grid_move(const char *call, int which, shmem_team_t 
     SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_rcoll_move(call, which, t, dest, src, nbytes, root));
     return 0;
   }
-  if (shoal_grid_pick_move(t, nbytes) == SHOAL_GRID_ON_BLOCK0) {
+  if (shoal_grid_pick_move(t, which, nbytes) == SHOAL_GRID_ON_BLOCK0) {
     int rc = 0;
     SHOAL_GRID_ON_BLOCK0(t, call, local, {
       if (which == 0) rc = shmemx_broadcastmem_block(team, dest, src, nbytes, root);

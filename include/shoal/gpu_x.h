@@ -574,7 +574,7 @@ __device__ inline int shoal_gpu_move_block(const char *call, int which, shmem_te
     shoal_gpu_rcoll_move(call, which, t, dest, src, nbytes, root);
     return 0;
   }
-  if (shoal_move_ll_fits(shoal_ll_slot(t), t->size, nbytes)) {
+  if (shoal_move_ll_fits(which, shoal_ll_slot(t), t->size, nbytes)) {
     shoal_gpu_move_ll_block(call, which, t, dest, src, nbytes, root);
     return 0;
   }
@@ -743,7 +743,7 @@ template <class shoal_unused = void>
 static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_team_t team, void *dest,
                                            const void *src, size_t nbytes, int root, shoal_gpu_stream_t stream)
 {
-  int launch = shoal_move_select_launch(nbytes, shoalx_gpu_heap_has(dest), shoalx_gpu_team_ll_slot(team),
+  int launch = shoal_move_select_launch(which, nbytes, shoalx_gpu_heap_has(dest), shoalx_gpu_team_ll_slot(team),
                                         shmem_team_n_pes(team), shoal_gpu_stream_knob(0));
   if (launch == SHOAL_REDUCE_LAUNCH_GRID)
     shoal_gpu_k_move_grid<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid<>, SHOAL_GPU_GRID_THREADS, nbytes),

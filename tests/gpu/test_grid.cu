@@ -182,7 +182,8 @@ __global__ void k_pick(shmem_team_t team, int ring, const char *a, char *b, int 
            grid_pick(t, 100003, 8, false, true) == SHOAL_REDUCE_PULL;
   int small = grid_pick(t, 8000, 4, false, false);
   out[2] = small == SHOAL_REDUCE_LL || small == SHOAL_REDUCE_PULL;
-  out[3] = shoal_grid_pick_move(t, 1u << 20) == SHOAL_GRID_PUSH;
+  out[3] = shoal_grid_pick_move(t, 1, 1u << 20) == SHOAL_GRID_PUSH &&   /* fcollect */
+           shoal_grid_pick_move(t, 2, 1u << 20) == SHOAL_GRID_PUSH;     /* alltoall */
   /* SHOAL_ALLREDUCE=ring reaches the kernels (run.sh runs this test with
    * it too): the grid and the block take the ring, in place and not;
    * without it, they do not */

@@ -66,10 +66,11 @@ END_TEST
 START_TEST(test_move_launch)
 {
   const size_t slots[] = {0, 4096, 32768}, grid_mins[] = {0, 65536};
-  const size_t bytes[] = {0, 3, 4, 6, 2048, 2052, 4096, 16384, 16388, 16400, 65536, 131072, 1u << 20};
+  const size_t bytes[] = {0, 3, 4, 6, 2048, 2052, 4096, 4100, 8192, 16384, 16388, 16400, 65536, 131072, 1u << 20};
   const int sizes[] = {1, 2, 3, 4, 9, 64, 65};
   char box;   /* a pushbox's address: only whether there is one matters */
   int ll = 0;
+  for (int which = 0; which < 3; which++)
   for (size_t si = 0; si < 3; si++)
     for (size_t ni = 0; ni < sizeof sizes / sizeof *sizes; ni++)
       for (size_t bi = 0; bi < sizeof bytes / sizeof *bytes; bi++)
@@ -81,27 +82,32 @@ START_TEST(test_move_launch)
             t.pushbox = slots[si] ? &box : NULL;
             t.pushbox_slot = slots[si];
             size_t b = bytes[bi], gmin = grid_mins[gi] ? grid_mins[gi] : SHOAL_GPU_MOVE_GRID_MIN;
-            int launch = shoal_move_select_launch(b, sym, slots[si], sizes[ni], grid_mins[gi]);
+            int launch = shoal_move_select_launch(which, b, sym, slots[si], sizes[ni], grid_mins[gi]);
             if (sym && b >= gmin) {
               ck_assert_int_eq(launch, SHOAL_REDUCE_LAUNCH_GRID);
               continue;
             }
             ck_assert_int_ne(launch, SHOAL_REDUCE_LAUNCH_GRID);
-            bool kernel_ll = shoal_move_ll_fits(shoal_ll_slot(&t), t.size, b);
+            bool kernel_ll = shoal_move_ll_fits(which, shoal_ll_slot(&t), t.size, b);
             ck_assert_msg((launch == SHOAL_REDUCE_LAUNCH_LL) == kernel_ll,
-                          "slot %zu, %d PEs, %zu bytes: launched %d, the kernel %s LL", slots[si], sizes[ni], b,
-                          launch, kernel_ll ? "runs" : "does not run");
+                          "mover %d, slot %zu, %d PEs, %zu bytes: launched %d, the kernel %s LL", which, slots[si],
+                          sizes[ni], b, launch, kernel_ll ? "runs" : "does not run");
             ll += kernel_ll;
           }
   ck_assert_int_gt(ll, 0);
-  /* the cases measured: LL for 8 KB per member at 2 PEs, the push kernel
-   * for 16 KB (which the slot would carry) and 32 KB */
-  ck_assert_int_eq(shoal_move_select_launch(8192, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_LL);
-  ck_assert_int_eq(shoal_move_select_launch(16384, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
+  /* the cases measured: fcollect and broadcast LL for 8 KB per member at 2
+   * PEs, the push kernel for 16 KB (which the slot would carry) and 32 KB;
+   * alltoall LL up to 4 KB */
+  for (int which = 0; which < 2; which++) {
+    ck_assert_int_eq(shoal_move_select_launch(which, 8192, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_LL);
+    ck_assert_int_eq(shoal_move_select_launch(which, 16384, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
+  }
+  ck_assert_int_eq(shoal_move_select_launch(2, 4096, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_LL);
+  ck_assert_int_eq(shoal_move_select_launch(2, 8192, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
   ck_assert(shoal_ll_fits_slot(32768, 2, 16384));
-  ck_assert_int_eq(shoal_move_select_launch(32768, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
-  ck_assert_int_eq(shoal_move_select_launch(8194, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);   /* not words */
-  ck_assert_int_eq(shoal_move_select_launch(8192, true, 32768, 65, 0), SHOAL_REDUCE_LAUNCH_BLOCK);  /* too many */
+  ck_assert_int_eq(shoal_move_select_launch(1, 32768, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
+  ck_assert_int_eq(shoal_move_select_launch(1, 8194, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);   /* not words */
+  ck_assert_int_eq(shoal_move_select_launch(1, 8192, true, 32768, 65, 0), SHOAL_REDUCE_LAUNCH_BLOCK);  /* too many */
 }
 END_TEST
 
@@ -124,9 +130,13 @@ START_TEST(test_ll_limits)
     a.count = 16384 / 4 + 1;   /* past half the slot */
     ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
   }
-  ck_assert(shoal_move_ll_fits(32768, 2, SHOAL_GPU_LL_MOVE_MAX));
-  ck_assert(!shoal_move_ll_fits(32768, 2, SHOAL_GPU_LL_MOVE_MAX + 4));
-  ck_assert(!shoal_move_ll_fits(0, 2, 4));
+  for (int which = 0; which < 3; which++) {
+    size_t max = which == 2 ? SHOAL_GPU_LL_ALLTOALL_MAX : SHOAL_GPU_LL_MOVE_MAX;
+    ck_assert(shoal_move_ll_fits(which, 32768, 2, max));
+    ck_assert(!shoal_move_ll_fits(which, 32768, 2, max + 4));
+    ck_assert(!shoal_move_ll_fits(which, 0, 2, 4));
+  }
+  ck_assert_uint_lt(SHOAL_GPU_LL_ALLTOALL_MAX, SHOAL_GPU_LL_MOVE_MAX);
 }
 END_TEST
 
