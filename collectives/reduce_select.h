@@ -115,7 +115,7 @@ typedef enum shoal_allreduce_algo {
   SHOAL_REDUCE_LAUNCH_BLOCK, SHOAL_REDUCE_LAUNCH_GRID,   /* _on_stream: which kernel */
   SHOAL_REDUCE_REFUSE,    /* bad input (a GPU's private source where peers must read it) */
   SHOAL_REDUCE_RING,      /* the chunked ring at a scope (reduce_ring.h): what RING runs on load/store teams */
-  SHOAL_REDUCE_LAUNCH_LL, /* _on_stream data movers: the one-block kernel that runs LL */
+  SHOAL_REDUCE_LAUNCH_LL, /* _on_stream: the one-block kernel of LL alone (gpu_x.h) */
 } shoal_allreduce_algo;
 
 /* Where the reduction is called from (the scope it runs at). */
@@ -207,6 +207,11 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
     size_t grid_min = a->grid_min ? a->grid_min : a->scatter ? SHOAL_GPU_SCATTER_GRID_MIN : SHOAL_GPU_ALLREDUCE_GRID_MIN;
     if (a->team_size > 0 && sbytes >= grid_min && a->src_sym && !(a->scatter && a->in_place))
       return SHOAL_REDUCE_LAUNCH_GRID;
+    /* LL's kernel where the one-block kernel's choice (SHOAL_AT_BLOCK
+     * below) is certainly LL: pushbox_slot is the team's LL slot (0: LL
+     * cannot run); a forced ring goes first for the all-reduce there where
+     * it fits (which rests on dest), so then the one-block kernel picks */
+    if ((a->scatter || a->forced != SHOAL_ALLREDUCE_RING) && shoal_reduce_ll_fits(a)) return SHOAL_REDUCE_LAUNCH_LL;
     return SHOAL_REDUCE_LAUNCH_BLOCK;
   }
   if (a->scatter) {

@@ -636,13 +636,82 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce(s
                                         : "shmemx_..._reduce_on_stream",
                                 t, dest, src, n, scatter != 0, true);
 }
-template <int THREADS>
-__global__ void __launch_bounds__(THREADS) shoal_gpu_k_coll(int which, shmem_team_t team, void *dest, const void *src, size_t n, int root)
+/* The one-block movers' kernel body (every algorithm). */
+__device__ inline void shoal_gpu_coll_stream_body(int which, shmem_team_t team, void *dest, const void *src, size_t n,
+                                                  int root)
 {
   /* which a constant in each call: each inlined copy is specialized */
   if (which == 0) (void)shoal_gpu_move_block("shmemx_broadcastmem_on_stream", 0, team, dest, src, n, root, true);
   else if (which == 1) (void)shoal_gpu_move_block("shmemx_fcollectmem_on_stream", 1, team, dest, src, n, 0, true);
   else (void)shoal_gpu_move_block("shmemx_alltoallmem_on_stream", 2, team, dest, src, n, 0, true);
+}
+template <int THREADS>
+__global__ void __launch_bounds__(THREADS) shoal_gpu_k_coll(int which, shmem_team_t team, void *dest, const void *src, size_t n, int root)
+{
+  shoal_gpu_coll_stream_body(which, team, dest, src, n, root);
+}
+
+/* The kernels the host launches where it expects LL (collectives/
+ * reduce_select.h: SHOAL_REDUCE_LAUNCH_LL): LL alone, in registers.  With
+ * every algorithm inlined, the one-block kernels spill (ptxas, sm_90:
+ * k_coll 152 / 288 bytes of spill stores / loads at 1024 threads, the
+ * float sum k_reduce 232 / 548), where LL alone takes 55 registers and
+ * none: LL calls 3-7% faster (bench/RESULTS.md, session 15).  The host's
+ * launch and the kernel's choice rest on the same sizes and slot, so they
+ * agree; should the movers' kernel see otherwise, it runs the one-block
+ * body out of line (one body for all three movers).  The reductions' does
+ * not carry that body (a second copy per type and op would add two thirds
+ * to ptxas's time on the library): a disagreement stops the kernel with a
+ * message. */
+template <class shoal_unused = void>
+__device__ __noinline__ void shoal_gpu_coll_stream_body_out(int which, shmem_team_t team, void *dest,
+                                                            const void *src, size_t n, int root)
+{
+  shoal_gpu_coll_stream_body(which, team, dest, src, n, root);
+}
+template <class shoal_unused = void>
+__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(int which, shmem_team_t team,
+                                                                               void *dest, const void *src,
+                                                                               size_t n, int root)
+{
+  shoal_team *t = shoal_gpu_team_or_fail("shmemx_..._on_stream", team);
+  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t) || t->size > SHOAL_SCOPE_MAX_PEERS ||
+                     (which == 0 && (root < 0 || root >= t->size)) ||
+                     !shoal_move_ll_fits(which, shoal_ll_slot(t), t->size, n))) {
+    shoal_gpu_coll_stream_body_out<>(which, team, dest, src, n, root);
+    return;
+  }
+  if (which == 0) shoal_gpu_move_ll_block("shmemx_broadcastmem_on_stream", 0, t, dest, src, n, root);
+  else if (which == 1) shoal_gpu_move_ll_block("shmemx_fcollectmem_on_stream", 1, t, dest, src, n, 0);
+  else shoal_gpu_move_ll_block("shmemx_alltoallmem_on_stream", 2, t, dest, src, n, 0);
+}
+SHOAL_COLD_FN void shoal_gpu_launch_mismatch(const char *call, bool say)
+{
+  if (say)
+    printf("shoal: PE %d: internal error: %s: the host launched the LL kernel where the kernel does not take LL\n",
+           SHOAL_STATE->my_pe, call);
+  shoal_gpu_trap();
+}
+template <class T, class OP>
+__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_ll(shmem_team_t team, T *dest,
+                                                                                 const T *src, size_t n,
+                                                                                 int scatter)
+{
+  shoal_team *t = shoal_gpu_team_or_fail("shmemx_..._reduce_on_stream", team);
+  size_t nb = n * sizeof(T);   /* the body's checks: dest == src, or no overlap (scatter: none) */
+  bool overlap = scatter ? shoal_gpu_scatter_overlaps(dest, nb, src, nb * (size_t)t->size)
+                         : (const void *)dest != (const void *)src && shoal_gpu_scatter_overlaps(dest, nb, src, nb);
+  if (SHOAL_LIKELY(!overlap && !shoal_gpu_team_proxied(t)) &&
+      shoal_gpu_reduce_pick_block(t, SHOAL_AT_BLOCK, scatter != 0, dest, src, n, sizeof(T)) == SHOAL_REDUCE_LL) {
+    if (scatter) shoal_gpu_reduce_scatter_ll_block<T, OP>("shmemx_..._reduce_scatter_on_stream", t, dest, src, n);
+    else shoal_gpu_reduce_ll_block<T, OP>("shmemx_..._reduce_on_stream", t, dest, src, n);
+    return;
+  }
+  const char *call = scatter ? "shmemx_..._reduce_scatter_on_stream" : "shmemx_..._reduce_on_stream";
+  bool say = shoal_gpu_block_tid() == 0;
+  if (!overlap) shoal_gpu_launch_mismatch(call, say);
+  else if (scatter) shoal_gpu_scatter_overlap_fail(call, dest, src, say);
+  else shoal_gpu_overlap_fail(call, dest, src, say);
 }
 template <class shoal_unused = void>
 __global__ void shoal_gpu_k_signal(uint64_t *sig, uint64_t v, int op, int pe)
@@ -685,7 +754,8 @@ static inline int shoal_gpu_stream_blocks(K *kernel, int threads)
  * (per member) the grid kernel runs (SHOAL_GPU_STREAM_GRID_MIN; 0: the
  * thresholds of collectives/reduce_select.h) and how many
  * bytes each of its blocks takes at least (SHOAL_GPU_STREAM_BLOCK_BYTES;
- * 0: every block the GPU holds).  K, M, G suffixes.  Every PE must set
+ * 0: every block the GPU holds).  K, M, G suffixes.  2: whether
+ * SHOAL_ALLREDUCE forces the ring.  Every PE must set
  * the same values: the grids must match. */
 static inline size_t shoal_gpu_env_bytes(const char *name, size_t dflt)
 {
@@ -700,11 +770,15 @@ static inline size_t shoal_gpu_env_bytes(const char *name, size_t dflt)
 }
 static inline size_t shoal_gpu_stream_knob(int which)
 {
-  static size_t v[2];
+  static size_t v[3];
   static bool read;
   if (!read) {
     v[0] = shoal_gpu_env_bytes("SHOAL_GPU_STREAM_GRID_MIN", 0);
     v[1] = shoal_gpu_env_bytes("SHOAL_GPU_STREAM_BLOCK_BYTES", SHOAL_GPU_BLOCK_BYTES);
+    /* SHOAL_ALLREDUCE=ring (any case, as the library reads it): the kernels' ring */
+    const char *e = getenv("SHOAL_ALLREDUCE"), *ring = "ring";
+    while (e && *e && *ring && (*e | 32) == *ring) e++, ring++;
+    v[2] = e && !*e && !*ring;
     read = true;
   }
   return v[which];
@@ -749,8 +823,7 @@ static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_te
     shoal_gpu_k_move_grid<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid<>, SHOAL_GPU_GRID_THREADS, nbytes),
                               SHOAL_GPU_GRID_THREADS, 0, stream>>>(which, team, dest, src, nbytes, root);
   else if (launch == SHOAL_REDUCE_LAUNCH_LL)
-    shoal_gpu_k_coll<SHOAL_GPU_LAUNCH_THREADS><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(which, team, dest, src,
-                                                                                         nbytes, root);
+    shoal_gpu_k_move_ll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(which, team, dest, src, nbytes, root);
   else
     shoal_gpu_k_coll<SHOAL_GPU_PUSH_THREADS><<<1, SHOAL_GPU_PUSH_THREADS, 0, stream>>>(which, team, dest, src,
                                                                                      nbytes, root);
@@ -786,19 +859,24 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
   a.scatter = scatter != 0;
   a.count = nreduce;
   a.es = sizeof(T);
-  a.team_size = scatter ? shmem_team_n_pes(team) : 1;
+  a.team_size = shmem_team_n_pes(team);
+  a.pushbox_slot = shoalx_gpu_team_ll_slot(team);   /* where LL runs */
+  a.forced = shoal_gpu_stream_knob(2) ? SHOAL_ALLREDUCE_RING : SHOAL_ALLREDUCE_AUTO;
   a.in_place = dest == src;
   a.grid_min = shoal_gpu_stream_knob(0);
   /* the grid kernel reads the peers' sources: in the GPU heap; a partial
    * overlap goes to the one-block kernel, which reports it */
-  size_t sb = nreduce * sizeof(T) * (size_t)(a.team_size > 0 ? a.team_size : 1), db = nreduce * sizeof(T);
+  size_t db = nreduce * sizeof(T), sb = scatter ? db * (size_t)(a.team_size > 0 ? a.team_size : 1) : db;
   const char *s = (const char *)src, *d = (const char *)dest;
   a.src_sym = sb && shoalx_gpu_heap_has(src) && shoalx_gpu_heap_has(s + sb - 1) &&
               (d == s || d + db <= s || s + sb <= d);
-  if (shoal_reduce_select(&a) == SHOAL_REDUCE_LAUNCH_GRID) {
+  int launch = shoal_reduce_select(&a);
+  if (launch == SHOAL_REDUCE_LAUNCH_GRID) {
     shoal_gpu_k_reduce_grid<T, OP><<<shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP>,
                                                            SHOAL_GPU_LAUNCH_THREADS, sb),
                                      SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce, scatter);
+  } else if (launch == SHOAL_REDUCE_LAUNCH_LL) {
+    shoal_gpu_k_reduce_ll<T, OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce, scatter);
   } else {
     shoal_gpu_k_reduce<T, OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce, scatter);
   }

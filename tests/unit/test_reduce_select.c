@@ -6,8 +6,11 @@
  * _on_stream launch (shoal_move_select_launch): the host launches LL's
  * kernel exactly where the one-block kernel then runs LL (shoal_move_ll_fits
  * on the team), and the grid kernel only into the heap from its threshold.
- * LL's limits: the all-reduce takes the whole slot, the reduce-scatter
- * and the movers at most SHOAL_GPU_LL_MOVE_MAX per pair. */
+ * The reductions' _on_stream launch likewise: LL's kernel (which runs
+ * nothing else) only where the one-block kernel's own choice is LL, for
+ * every buffer the kernel may see.  LL's limits: the all-reduce takes the
+ * whole slot, the reduce-scatter and fcollect and broadcast at most
+ * SHOAL_GPU_LL_MOVE_MAX per pair, alltoall SHOAL_GPU_LL_ALLTOALL_MAX. */
 #include "internal.h"
 #include "../collectives/reduce_select.h"
 
@@ -111,6 +114,65 @@ START_TEST(test_move_launch)
 }
 END_TEST
 
+START_TEST(test_reduce_launch)
+{
+  const int forced[] = {SHOAL_ALLREDUCE_AUTO, SHOAL_ALLREDUCE_RING};
+  const size_t counts[] = {1, 7, 512, 1024, 2048, 2049, 4096, 1u << 20}, ess[] = {1, 2, 4, 8};
+  const int sizes[] = {1, 2, 3, 4, 9, 64, 65};
+  const size_t slots[] = {0, 4096, 32768}, grid_mins[] = {0, 4096};
+  int ll = 0;
+  for (size_t fi = 0; fi < 2; fi++)
+    for (int scatter = 0; scatter < 2; scatter++)
+      for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ci++)
+        for (size_t ei = 0; ei < 4; ei++)
+          for (size_t ni = 0; ni < sizeof sizes / sizeof *sizes; ni++)
+            for (size_t si = 0; si < 3; si++)
+              for (size_t gi = 0; gi < 2; gi++)
+                for (int b = 0; b < 8; b++) {   /* in_place, src_sym, dest_sym */
+                  shoal_reduce_ask a;
+                  memset(&a, 0, sizeof a);
+                  a.where = SHOAL_AT_STREAM;
+                  a.forced = forced[fi];
+                  a.scatter = scatter;
+                  a.count = counts[ci];
+                  a.es = ess[ei];
+                  a.team_size = sizes[ni];
+                  a.pushbox_slot = slots[si];
+                  a.grid_min = grid_mins[gi];
+                  a.in_place = b & 1;
+                  a.src_sym = b & 2;
+                  int launch = shoal_reduce_select(&a);
+                  if (launch != SHOAL_REDUCE_LAUNCH_LL) continue;
+                  ll++;
+                  /* the one-block kernel's choice, whatever the buffers */
+                  a.where = SHOAL_AT_BLOCK;
+                  a.direct = sizes[ni] <= SHOAL_SCOPE_MAX_PEERS;
+                  a.dest_sym = b & 4;
+                  a.scratch = 1u << 16;
+                  ck_assert_msg(shoal_reduce_select(&a) == SHOAL_REDUCE_LL,
+                                "forced %d, scatter %d, %zu x %zu B, %d PEs, slot %zu, buffers %d: launched LL's "
+                                "kernel, the kernel picks %d", a.forced, scatter, a.count, a.es, a.team_size,
+                                a.pushbox_slot, b, shoal_reduce_select(&a));
+                }
+  ck_assert_int_gt(ll, 0);
+  /* the LL kernel where the slot carries it, not under a forced ring */
+  shoal_reduce_ask a;
+  memset(&a, 0, sizeof a);
+  a.where = SHOAL_AT_STREAM;
+  a.count = 1024;
+  a.es = 4;
+  a.team_size = 2;
+  a.pushbox_slot = 32768;
+  ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LAUNCH_LL);
+  a.forced = SHOAL_ALLREDUCE_RING;
+  ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LAUNCH_BLOCK);
+  a.scatter = true;   /* the ring is the all-reduce's */
+  ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LAUNCH_LL);
+  a.pushbox_slot = 0;
+  ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LAUNCH_BLOCK);
+}
+END_TEST
+
 START_TEST(test_ll_limits)
 {
   shoal_reduce_ask a;
@@ -146,6 +208,7 @@ int main(void)
   TCase *tc = tcase_create("needs_buffers");
   tcase_add_test(tc, test_needs_buffers);
   tcase_add_test(tc, test_move_launch);
+  tcase_add_test(tc, test_reduce_launch);
   tcase_add_test(tc, test_ll_limits);
   suite_add_tcase(s, tc);
   SRunner *r = srunner_create(s);
