@@ -76,6 +76,7 @@ static void row(const char *test, const char *scope, size_t bytes, double us)
   if (me) return;
   printf("%-8s %-16s %-6s %12zu %12.2f %9.1f\n", impl, test, scope, bytes, us, bytes / us * 1e-3);
   if (csv) fprintf(csv, "%s,%s,%s,%zu,%.3f,us\n", impl, test, scope, bytes, us);
+  if (csv) fflush(csv);   /* a run cut short by a time limit keeps its rows */
   fflush(stdout);
 }
 static int iters_for(size_t bytes) { return bytes <= (1u << 20) ? 100 : bytes <= (16u << 20) ? 20 : 5; }
