@@ -656,13 +656,13 @@ __global__ void __launch_bounds__(THREADS) shoal_gpu_k_coll(int which, shmem_tea
  * every algorithm inlined, the one-block kernels spill (ptxas, sm_90:
  * k_coll 152 / 288 bytes of spill stores / loads at 1024 threads, the
  * float sum k_reduce 232 / 548), where LL alone takes 55 registers and
- * none: LL calls 3-7% faster (bench/RESULTS.md, session 15).  The host's
- * launch and the kernel's choice rest on the same sizes and slot, so they
- * agree; should the movers' kernel see otherwise, it runs the one-block
- * body out of line (one body for all three movers).  The reductions' does
- * not carry that body (a second copy per type and op would add two thirds
- * to ptxas's time on the library): a disagreement stops the kernel with a
- * message. */
+ * none: LL calls 2-6% faster on an H200 (bench/RESULTS.md, session 15).
+ * The host's launch and the kernel's choice rest on the same sizes, slot
+ * and SHOAL_ALLREDUCE, so they agree (tests/unit/test_reduce_select);
+ * should the movers' kernel see otherwise, it runs the one-block body out
+ * of line (one body for all three movers).  The reductions' does not carry
+ * that body (a second copy per type and op cost nvcc 27 s more each, on a
+ * 41 s unit): a disagreement stops the kernel with a message. */
 template <class shoal_unused = void>
 __device__ __noinline__ void shoal_gpu_coll_stream_body_out(int which, shmem_team_t team, void *dest,
                                                             const void *src, size_t n, int root)
