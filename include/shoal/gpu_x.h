@@ -636,19 +636,13 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce(s
                                         : "shmemx_..._reduce_on_stream",
                                 t, dest, src, n, scatter != 0, true);
 }
-/* The one-block movers' kernel body (every algorithm). */
-__device__ inline void shoal_gpu_coll_stream_body(int which, shmem_team_t team, void *dest, const void *src, size_t n,
-                                                  int root)
+template <int THREADS>
+__global__ void __launch_bounds__(THREADS) shoal_gpu_k_coll(int which, shmem_team_t team, void *dest, const void *src, size_t n, int root)
 {
   /* which a constant in each call: each inlined copy is specialized */
   if (which == 0) (void)shoal_gpu_move_block("shmemx_broadcastmem_on_stream", 0, team, dest, src, n, root, true);
   else if (which == 1) (void)shoal_gpu_move_block("shmemx_fcollectmem_on_stream", 1, team, dest, src, n, 0, true);
   else (void)shoal_gpu_move_block("shmemx_alltoallmem_on_stream", 2, team, dest, src, n, 0, true);
-}
-template <int THREADS>
-__global__ void __launch_bounds__(THREADS) shoal_gpu_k_coll(int which, shmem_team_t team, void *dest, const void *src, size_t n, int root)
-{
-  shoal_gpu_coll_stream_body(which, team, dest, src, n, root);
 }
 
 /* The kernels the host launches where it expects LL (collectives/
@@ -658,39 +652,34 @@ __global__ void __launch_bounds__(THREADS) shoal_gpu_k_coll(int which, shmem_tea
  * float sum k_reduce 232 / 548), where LL alone takes 55 registers and
  * none: LL calls 2-6% faster on an H200 (bench/RESULTS.md, session 15).
  * The host's launch and the kernel's choice rest on the same sizes, slot
- * and SHOAL_ALLREDUCE, so they agree (tests/unit/test_reduce_select);
- * should the movers' kernel see otherwise, it runs the one-block body out
- * of line (one body for all three movers).  The reductions' does not carry
- * that body (a second copy per type and op cost nvcc 27 s more each, on a
- * 41 s unit): a disagreement stops the kernel with a message. */
-template <class shoal_unused = void>
-__device__ __noinline__ void shoal_gpu_coll_stream_body_out(int which, shmem_team_t team, void *dest,
-                                                            const void *src, size_t n, int root)
-{
-  shoal_gpu_coll_stream_body(which, team, dest, src, n, root);
-}
-template <class shoal_unused = void>
-__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(int which, shmem_team_t team,
-                                                                               void *dest, const void *src,
-                                                                               size_t n, int root)
-{
-  shoal_team *t = shoal_gpu_team_or_fail("shmemx_..._on_stream", team);
-  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t) || t->size > SHOAL_SCOPE_MAX_PEERS ||
-                     (which == 0 && (root < 0 || root >= t->size)) ||
-                     !shoal_move_ll_fits(which, shoal_ll_slot(t), t->size, n))) {
-    shoal_gpu_coll_stream_body_out<>(which, team, dest, src, n, root);
-    return;
-  }
-  if (which == 0) shoal_gpu_move_ll_block("shmemx_broadcastmem_on_stream", 0, t, dest, src, n, root);
-  else if (which == 1) shoal_gpu_move_ll_block("shmemx_fcollectmem_on_stream", 1, t, dest, src, n, 0);
-  else shoal_gpu_move_ll_block("shmemx_alltoallmem_on_stream", 2, t, dest, src, n, 0);
-}
+ * and SHOAL_ALLREDUCE, so they agree (tests/unit/test_reduce_select).
+ * The kernels report bad input as the one-block kernels do; they carry no
+ * other algorithm (a copy of the one-block body per type and op cost nvcc
+ * 27 s more each, on a 41 s unit), so a disagreement, which a Shoal bug
+ * alone could cause, stops the kernel with a message. */
 SHOAL_COLD_FN void shoal_gpu_launch_mismatch(const char *call, bool say)
 {
   if (say)
     printf("shoal: PE %d: internal error: %s: the host launched the LL kernel where the kernel does not take LL\n",
            SHOAL_STATE->my_pe, call);
   shoal_gpu_trap();
+}
+template <class shoal_unused = void>
+__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(int which, shmem_team_t team,
+                                                                               void *dest, const void *src,
+                                                                               size_t n, int root)
+{
+  const char *call = which == 0 ? "shmemx_broadcastmem_on_stream"
+                     : which == 1 ? "shmemx_fcollectmem_on_stream" : "shmemx_alltoallmem_on_stream";
+  shoal_team *t = shoal_gpu_team_or_fail(call, team);
+  if (which == 0 && SHOAL_UNLIKELY(root < 0 || root >= t->size))
+    shoal_gpu_root_fail(call, root, t->size, shoal_gpu_block_tid() == 0);
+  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t) || !shoal_move_ll_fits(which, shoal_ll_slot(t), t->size, n)))
+    shoal_gpu_launch_mismatch(call, shoal_gpu_block_tid() == 0);
+  /* which a constant in each call: each inlined copy is specialized */
+  if (which == 0) shoal_gpu_move_ll_block("shmemx_broadcastmem_on_stream", 0, t, dest, src, n, root);
+  else if (which == 1) shoal_gpu_move_ll_block("shmemx_fcollectmem_on_stream", 1, t, dest, src, n, 0);
+  else shoal_gpu_move_ll_block("shmemx_alltoallmem_on_stream", 2, t, dest, src, n, 0);
 }
 template <class T, class OP>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_ll(shmem_team_t team, T *dest,
