@@ -562,9 +562,13 @@ SHOAL_REDUCE_MINMAX_DEVICE_TYPES(SHOAL_GPU_REDUCE_ARITH)
  * at block scope (meet the peers, store into every member's dest, meet
  * again); teams with a member behind the host proxy (or more than
  * SHOAL_SCOPE_MAX_PEERS members), the channel algorithms
- * (<shoal/gpu_remote_coll.h>). */
+ * (<shoal/gpu_remote_coll.h>).  ll false: the push at every size (the
+ * _on_stream push kernel, which the host launches only where LL does not
+ * fit: without LL's branch it ran 2-4% faster, bench/RESULTS.md session
+ * 16). */
 __device__ inline int shoal_gpu_move_block(const char *call, int which, shmem_team_t team, void *dest,
-                                           const void *src, size_t nbytes, int root, bool fresh = false)
+                                           const void *src, size_t nbytes, int root, bool fresh = false,
+                                           bool ll = true)
 {
   shoal_team *t = shoal_gpu_team_or_fail(call, team);
   if (which == 0 && SHOAL_UNLIKELY(root < 0 || root >= t->size))
@@ -574,7 +578,7 @@ __device__ inline int shoal_gpu_move_block(const char *call, int which, shmem_te
     shoal_gpu_rcoll_move(call, which, t, dest, src, nbytes, root);
     return 0;
   }
-  if (shoal_move_ll_fits(which, shoal_ll_slot(t), t->size, nbytes)) {
+  if (ll && shoal_move_ll_fits(which, shoal_ll_slot(t), t->size, nbytes)) {
     shoal_gpu_move_ll_block(call, which, t, dest, src, nbytes, root);
     return 0;
   }
@@ -639,10 +643,11 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce(s
 template <int THREADS>
 __global__ void __launch_bounds__(THREADS) shoal_gpu_k_coll(int which, shmem_team_t team, void *dest, const void *src, size_t n, int root)
 {
-  /* which a constant in each call: each inlined copy is specialized */
-  if (which == 0) (void)shoal_gpu_move_block("shmemx_broadcastmem_on_stream", 0, team, dest, src, n, root, true);
-  else if (which == 1) (void)shoal_gpu_move_block("shmemx_fcollectmem_on_stream", 1, team, dest, src, n, 0, true);
-  else (void)shoal_gpu_move_block("shmemx_alltoallmem_on_stream", 2, team, dest, src, n, 0, true);
+  /* which a constant in each call: each inlined copy is specialized; no
+   * LL (its own kernel, shoal_gpu_k_move_ll, serves those sizes) */
+  if (which == 0) (void)shoal_gpu_move_block("shmemx_broadcastmem_on_stream", 0, team, dest, src, n, root, true, false);
+  else if (which == 1) (void)shoal_gpu_move_block("shmemx_fcollectmem_on_stream", 1, team, dest, src, n, 0, true, false);
+  else (void)shoal_gpu_move_block("shmemx_alltoallmem_on_stream", 2, team, dest, src, n, 0, true, false);
 }
 
 /* The kernels the host launches where it expects LL (collectives/
