@@ -140,6 +140,8 @@ typedef struct shoal_reduce_ask {
   size_t pushbox_slot, scratch;   /* the team's (shoal_pushbox_slot_bytes, shoal_coll_scratch_size) */
   bool hier;           /* the team's node layout allows the hierarchical algorithm (teams/team.h) */
   size_t grid_min;     /* _on_stream: the table's (0), or the host's tuning override */
+  bool ll_apart;       /* the _on_stream one-block kernel: LL has a kernel of its own
+                        * (SHOAL_REDUCE_LAUNCH_LL), so this one never takes it */
 } shoal_reduce_ask;
 
 /* The channel algorithm (never AUTO), given what the team can do:
@@ -171,11 +173,14 @@ SHOAL_SELECT_FN int shoal_allreduce_pick_ask(const shoal_reduce_ask *a)
 /* The GPU's LL (collectives/ll.h): 4- and 8-byte types, half a pushbox
  * slot per pair -- the vector for the all-reduce, one member's block
  * (count elements, at most SHOAL_GPU_LL_MOVE_MAX bytes) for the
- * reduce-scatter. */
+ * reduce-scatter.  Not in the kernel that LL's own kernel stands beside
+ * (ll_apart; under a forced ring the host launches that one for LL sizes
+ * too, and it then takes the ring or, where the ring does not fit, what
+ * the block takes without LL: the pull, staged or two-shot). */
 SHOAL_SELECT_FN bool shoal_reduce_ll_fits(const shoal_reduce_ask *a)
 {
   size_t bytes = a->count * a->es;
-  return (a->es == 4 || a->es == 8) && shoal_ll_fits_slot(a->pushbox_slot, a->team_size, bytes) &&
+  return !a->ll_apart && (a->es == 4 || a->es == 8) && shoal_ll_fits_slot(a->pushbox_slot, a->team_size, bytes) &&
          (!a->scatter || bytes <= SHOAL_GPU_LL_MOVE_MAX);
 }
 
@@ -207,10 +212,11 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
     size_t grid_min = a->grid_min ? a->grid_min : a->scatter ? SHOAL_GPU_SCATTER_GRID_MIN : SHOAL_GPU_ALLREDUCE_GRID_MIN;
     if (a->team_size > 0 && sbytes >= grid_min && a->src_sym && !(a->scatter && a->in_place))
       return SHOAL_REDUCE_LAUNCH_GRID;
-    /* LL's kernel where the one-block kernel's choice (SHOAL_AT_BLOCK
-     * below) is certainly LL: pushbox_slot is the team's LL slot (0: LL
-     * cannot run); a forced ring goes first for the all-reduce there where
-     * it fits (which rests on dest), so then the one-block kernel picks */
+    /* LL's kernel where a block's choice (SHOAL_AT_BLOCK below) is
+     * certainly LL: pushbox_slot is the team's LL slot (0: LL cannot run);
+     * a forced ring goes first for the all-reduce there where it fits
+     * (which rests on dest), so then the one-block kernel picks, without
+     * LL (ll_apart) */
     if ((a->scatter || a->forced != SHOAL_ALLREDUCE_RING) && shoal_reduce_ll_fits(a)) return SHOAL_REDUCE_LAUNCH_LL;
     return SHOAL_REDUCE_LAUNCH_BLOCK;
   }

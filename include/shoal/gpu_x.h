@@ -440,7 +440,7 @@ __device__ inline bool shoal_gpu_symmetric(const void *p, size_t bytes)
   return shoal_dev_is_symmetric(p) && shoal_dev_is_symmetric((const char *)p + (bytes ? bytes - 1 : 0));
 }
 __device__ inline int shoal_gpu_reduce_pick(const shoal_team *t, int where, bool scatter, const void *dest,
-                                            const void *src, size_t n, size_t es)
+                                            const void *src, size_t n, size_t es, bool ll = true)
 {
   shoal_reduce_ask a;
   memset(&a, 0, sizeof a);
@@ -452,6 +452,7 @@ __device__ inline int shoal_gpu_reduce_pick(const shoal_team *t, int where, bool
   a.es = es;
   a.direct = t->size <= SHOAL_SCOPE_MAX_PEERS;
   a.in_place = dest == src;
+  a.ll_apart = !ll;
   if (shoal_reduce_needs_buffers(&a)) {   /* not for LL, most small calls */
     a.src_sym = shoal_gpu_symmetric(src, n * es * (scatter ? (size_t)t->size : 1));
     a.dest_sym = shoal_gpu_symmetric(dest, n * es);
@@ -464,10 +465,10 @@ __device__ inline int shoal_gpu_reduce_pick(const shoal_team *t, int where, bool
  * memory of each thread (the block all-reduce of 16 KB: 9.8 -> 9.1 us,
  * bench/RESULTS.md, session 10). */
 __device__ inline int shoal_gpu_reduce_pick_block(const shoal_team *t, int where, bool scatter, const void *dest,
-                                                  const void *src, size_t n, size_t es)
+                                                  const void *src, size_t n, size_t es, bool ll = true)
 {
   __shared__ int picked;
-  if (shoal_gpu_block_tid() == 0) picked = shoal_gpu_reduce_pick(t, where, scatter, dest, src, n, es);
+  if (shoal_gpu_block_tid() == 0) picked = shoal_gpu_reduce_pick(t, where, scatter, dest, src, n, es, ll);
   __syncthreads();
   int algo = picked;
   __syncthreads();   /* picked is read before a later call writes it */
@@ -486,13 +487,13 @@ __device__ inline void shoal_gpu_reduce_scoped(const char *call, const shoal_sco
   shoal_reduce_run_scope(s, t, &r, algo, scatter, ps, pd, dest, src, n, call);
 }
 
-/* What only a whole block runs (on a grid: block 0): LL, the channel
- * algorithms, a refusal. */
+/* What only a whole block runs (on a grid: block 0): LL (ll: where it can
+ * be picked), the channel algorithms, a refusal. */
 template <class T, class OP>
 __device__ inline void shoal_gpu_reduce_block_only(const char *call, shoal_team *t, int algo, bool scatter, T *dest,
-                                                   const T *src, size_t n)
+                                                   const T *src, size_t n, bool ll = true)
 {
-  if (algo == SHOAL_REDUCE_LL) {
+  if (ll && algo == SHOAL_REDUCE_LL) {
     if (scatter) shoal_gpu_reduce_scatter_ll_block<T, OP>(call, t, dest, src, n);
     else shoal_gpu_reduce_ll_block<T, OP>(call, t, dest, src, n);
   } else if (algo == SHOAL_REDUCE_CHANNELS || algo == SHOAL_ALLREDUCE_HIER) {   /* more members than a lane's tables hold, or nodes */
@@ -508,13 +509,13 @@ __device__ inline bool shoal_gpu_reduce_scoped_algo(int algo)
 }
 template <class T, class OP>
 __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T *dest, const T *src, size_t n,
-                                              bool scatter, bool fresh = false)
+                                              bool scatter, bool fresh = false, bool ll = true)
 {
   if (scatter && SHOAL_UNLIKELY(shoal_gpu_scatter_overlaps(dest, n * sizeof(T), src, n * sizeof(T) * (size_t)t->size)))
     shoal_gpu_scatter_overlap_fail(call, dest, src, shoal_gpu_block_tid() == 0);
-  int algo = shoal_gpu_reduce_pick_block(t, SHOAL_AT_BLOCK, scatter, dest, src, n, sizeof(T));
+  int algo = shoal_gpu_reduce_pick_block(t, SHOAL_AT_BLOCK, scatter, dest, src, n, sizeof(T), ll);
   if (!shoal_gpu_reduce_scoped_algo(algo)) {
-    shoal_gpu_reduce_block_only<T, OP>(call, t, algo, scatter, dest, src, n);
+    shoal_gpu_reduce_block_only<T, OP>(call, t, algo, scatter, dest, src, n, ll);
     return;
   }
   shoal_scope s = shoal_gpu_block_lane(fresh);
@@ -636,9 +637,12 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce(s
     shoal_gpu_rcoll_reduce<T, OP>("shmemx_..._reduce_on_stream", t, dest, src, n, scatter);
     return;
   }
+  /* no LL: the host launches LL's own kernel where it fits; without its
+   * branch this kernel's reduce-scatter ran 1-4% faster (bench/RESULTS.md,
+   * session 16) */
   shoal_gpu_reduce_block<T, OP>(scatter ? "shmemx_..._reduce_scatter_on_stream (source must be symmetric)"
                                         : "shmemx_..._reduce_on_stream",
-                                t, dest, src, n, scatter != 0, true);
+                                t, dest, src, n, scatter != 0, true, false);
 }
 template <int THREADS>
 __global__ void __launch_bounds__(THREADS) shoal_gpu_k_coll(int which, shmem_team_t team, void *dest, const void *src, size_t n, int root)

@@ -120,7 +120,7 @@ START_TEST(test_reduce_launch)
   const size_t counts[] = {1, 7, 512, 1024, 2048, 2049, 4096, 1u << 20}, ess[] = {1, 2, 4, 8};
   const int sizes[] = {1, 2, 3, 4, 9, 64, 65};
   const size_t slots[] = {0, 4096, 32768}, grid_mins[] = {0, 4096};
-  int ll = 0;
+  int ll = 0, block = 0;
   for (size_t fi = 0; fi < 2; fi++)
     for (int scatter = 0; scatter < 2; scatter++)
       for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ci++)
@@ -142,19 +142,32 @@ START_TEST(test_reduce_launch)
                   a.in_place = b & 1;
                   a.src_sym = b & 2;
                   int launch = shoal_reduce_select(&a);
-                  if (launch != SHOAL_REDUCE_LAUNCH_LL) continue;
-                  ll++;
-                  /* the one-block kernel's choice, whatever the buffers */
+                  if (launch == SHOAL_REDUCE_LAUNCH_GRID) continue;
+                  /* the one-block kernels' choice, whatever the buffers:
+                   * LL's kernel takes LL; the other never does (ll_apart),
+                   * and refuses only a reduce-scatter's private source */
                   a.where = SHOAL_AT_BLOCK;
                   a.direct = sizes[ni] <= SHOAL_SCOPE_MAX_PEERS;
                   a.dest_sym = b & 4;
                   a.scratch = 1u << 16;
-                  ck_assert_msg(shoal_reduce_select(&a) == SHOAL_REDUCE_LL,
-                                "forced %d, scatter %d, %zu x %zu B, %d PEs, slot %zu, buffers %d: launched LL's "
-                                "kernel, the kernel picks %d", a.forced, scatter, a.count, a.es, a.team_size,
-                                a.pushbox_slot, b, shoal_reduce_select(&a));
+                  if (launch == SHOAL_REDUCE_LAUNCH_LL) {
+                    ll++;
+                    ck_assert_msg(shoal_reduce_select(&a) == SHOAL_REDUCE_LL,
+                                  "forced %d, scatter %d, %zu x %zu B, %d PEs, slot %zu, buffers %d: launched LL's "
+                                  "kernel, the kernel picks %d", a.forced, scatter, a.count, a.es, a.team_size,
+                                  a.pushbox_slot, b, shoal_reduce_select(&a));
+                    continue;
+                  }
+                  block++;
+                  a.ll_apart = true;
+                  int k = shoal_reduce_select(&a);
+                  ck_assert_msg(k != SHOAL_REDUCE_LL && (k != SHOAL_REDUCE_REFUSE || (scatter && !a.src_sym)),
+                                "forced %d, scatter %d, %zu x %zu B, %d PEs, slot %zu, buffers %d: launched the "
+                                "one-block kernel, which picks %d", a.forced, scatter, a.count, a.es, a.team_size,
+                                a.pushbox_slot, b, k);
                 }
   ck_assert_int_gt(ll, 0);
+  ck_assert_int_gt(block, 0);
   /* the LL kernel where the slot carries it, not under a forced ring */
   shoal_reduce_ask a;
   memset(&a, 0, sizeof a);
