@@ -105,6 +105,7 @@ status=0
 # with every peer behind the host proxy; rest: test_rcoll through the proxy,
 # mixed, the hierarchical ones, the watchdog and memcheck; remote: proxy and
 # rest (a GPU machine's job limit may not hold the whole suite); all (default).
+# SHOAL_GPU_PROVIDERS: the proxy loops' providers (default shm "tcp;ofi_rxm").
 # SHOAL_GPU_MPS=1: the tests run under an MPS daemon this script starts
 # (PEs that share a GPU then run their kernels side by side: 4 PEs on one
 # H100 took 3 s for test_grid against 55 s without); memcheck runs without
@@ -150,7 +151,7 @@ done
 # Every peer behind the host proxy (SHOAL_PES_PER_NODE=1 makes each PE its
 # own "node"), on shm and tcp;ofi_rxm, and mixed (2 PEs per "node" at 4).
 # test_rcoll: every GPU collective with members behind the proxy.
-for prov in $(want proxy && echo shm "tcp;ofi_rxm"); do
+for prov in $(want proxy && echo ${SHOAL_GPU_PROVIDERS:-shm "tcp;ofi_rxm"}); do
   for p in test_proxy test_device test_coll test_host test_grid ring_put_signal fused_allreduce \
            "test_multi_tu $O/libmtu_dl.so"; do
     echo "== $p with 2 PEs, every peer behind the proxy (FI_PROVIDER=$prov)"
