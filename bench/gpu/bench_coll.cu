@@ -1,7 +1,9 @@
 /* Collectives on GPU PEs, Shoal against NCCL in the same job: all-reduce
  * (float sum), all-gather (fcollect), reduce-scatter, all-to-all, time and
  * bus bandwidth from 4 KB to the size given (default 1 GB) per operation.
- * Shoal's host entry points are the _on_stream forms (one block per PE).
+ * Shoal's host entry points are the _on_stream forms (LL, one block or the
+ * grid, as the library picks); then small all-reduces from CUDA graphs and
+ * inside a kernel at block and grid scope.
  * NCCL's communicator is bootstrapped by passing its unique id through
  * the Shoal heap.  CSV rows go to BENCH_CSV. */
 #include <shmem.h>
@@ -58,9 +60,15 @@ static void floors(cudaStream_t s, int me)
 
 /* All-reduce called back to back inside one kernel (one block per PE):
  * what a fused kernel pays per call, with no launch. */
-__global__ void k_allreduce_loop(float *dst, const float *src, size_t n, int iters)
+__global__ void __launch_bounds__(1024) k_allreduce_loop(float *dst, const float *src, size_t n, int iters)
 {
   for (int i = 0; i < iters; i++) shmemx_float_sum_reduce_block(SHMEM_TEAM_WORLD, dst, src, n);
+}
+/* The same at grid scope: every block of a grid that shmemx_grid_max_blocks
+ * sized takes part (a fused kernel's all-reduce over all SMs). */
+__global__ void __launch_bounds__(1024) k_allreduce_grid_loop(float *dst, const float *src, size_t n, int iters)
+{
+  for (int i = 0; i < iters; i++) shmemx_float_sum_reduce_grid(SHMEM_TEAM_WORLD, dst, src, n);
 }
 
 static void run_nccl(int op, float *dst, float *src, size_t bytes, int np, ncclComm_t c, cudaStream_t s)
@@ -136,14 +144,15 @@ int main(int argc, char **argv)
     }
   /* Small all-reduces without the per-call launch: Shoal and NCCL each
    * replayed from a CUDA graph of `iters` calls, and Shoal inside one
-   * kernel.  Per-call time. */
+   * kernel at block and at grid scope.  Per-call time. */
   size_t small_max = max < (1u << 20) ? max : (1u << 20);
-  if (me == 0) printf("%-15s %12s %12s %12s %12s %8s\n", "allreduce", "bytes", "shoal_graph", "nccl_graph",
-                      "shoal_kernel", "ratio_k");
+  int grid = shmemx_grid_max_blocks(k_allreduce_grid_loop, 1024, 0);
+  if (me == 0) printf("%-15s %12s %12s %12s %12s %12s %8s %8s\n", "allreduce", "bytes", "shoal_graph", "nccl_graph",
+                      "shoal_block", "shoal_grid", "ratio_b", "ratio_g");
   for (size_t bytes = 4096; bytes <= small_max; bytes *= 4) {
     const int iters = 100;
-    double t[3];
-    for (int impl = 0; impl < 3; impl++) {
+    double t[4];
+    for (int impl = 0; impl < 4; impl++) {
       cudaGraphExec_t ge = NULL;
       if (impl < 2) {
         cudaGraph_t g;
@@ -154,14 +163,18 @@ int main(int argc, char **argv)
         CK(cudaGraphInstantiate(&ge, g, 0));
         CK(cudaGraphDestroy(g));
         CK(cudaGraphLaunch(ge, s));   /* warm-up */
-      } else {
+      } else if (impl == 2) {
         k_allreduce_loop<<<1, 1024, 0, s>>>(dst, src, bytes / sizeof(float), 3);
+      } else {
+        k_allreduce_grid_loop<<<grid, 1024, 0, s>>>(dst, src, bytes / sizeof(float), 3);
       }
       CK(cudaStreamSynchronize(s));
       shmem_barrier_all();
       CK(cudaEventRecord(e0, s));
       if (impl < 2) CK(cudaGraphLaunch(ge, s));
-      else k_allreduce_loop<<<1, 1024, 0, s>>>(dst, src, bytes / sizeof(float), iters);
+      else if (impl == 2) k_allreduce_loop<<<1, 1024, 0, s>>>(dst, src, bytes / sizeof(float), iters);
+      else k_allreduce_grid_loop<<<grid, 1024, 0, s>>>(dst, src, bytes / sizeof(float), iters);
+      CK(cudaGetLastError());
       CK(cudaEventRecord(e1, s));
       CK(cudaEventSynchronize(e1));
       float ms;
@@ -171,11 +184,13 @@ int main(int argc, char **argv)
       shmem_barrier_all();
     }
     if (me == 0) {
-      printf("%-15s %12zu %12.2f %12.2f %12.2f %8.2f\n", "allreduce", bytes, t[0], t[1], t[2], t[2] / t[1]);
+      printf("%-15s %12zu %12.2f %12.2f %12.2f %12.2f %8.2f %8.2f\n", "allreduce", bytes, t[0], t[1], t[2], t[3],
+             t[2] / t[1], t[3] / t[1]);
       if (csv) {
         fprintf(csv, "shoal,allreduce_graph,block,%zu,%.3f,us\n", bytes, t[0]);
         fprintf(csv, "nccl,allreduce_graph,-,%zu,%.3f,us\n", bytes, t[1]);
         fprintf(csv, "shoal,allreduce_inkernel,block,%zu,%.3f,us\n", bytes, t[2]);
+        fprintf(csv, "shoal,allreduce_inkernel,grid,%zu,%.3f,us\n", bytes, t[3]);
       }
       fflush(stdout);
     }

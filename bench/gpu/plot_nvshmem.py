@@ -6,8 +6,8 @@ repeated rows per point:
 Panels: the _on_stream all-reduce, fcollect, alltoall and reduce-scatter
 (us per call, Shoal and NVSHMEM), and the all-reduce inside a kernel
 (Shoal's grid and block forms against NVSHMEM's block form and its
-_on_stream call)."""
-import csv, sys
+_on_stream call).  PLOT_WHERE replaces "on one GPU" in the title."""
+import csv, os, sys
 from collections import defaultdict
 
 import matplotlib
@@ -54,6 +54,6 @@ for ax, (title, lines) in zip(axes.flat, panels):
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
 axes.flat[-1].axis("off")
-fig.suptitle(f"Shoal beside NVSHMEM, {pes} PEs on one GPU ({', '.join(a.split('/')[-1] for a in args)})", fontsize=10)
+fig.suptitle(f"Shoal beside NVSHMEM, {pes} PEs {os.environ.get('PLOT_WHERE', 'on one GPU')} ({', '.join(a.split('/')[-1] for a in args)})", fontsize=10)
 fig.tight_layout()
 fig.savefig(out, dpi=110)
