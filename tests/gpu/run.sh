@@ -151,15 +151,17 @@ done
 # Every peer behind the host proxy (SHOAL_PES_PER_NODE=1 makes each PE its
 # own "node"), on shm and tcp;ofi_rxm, and mixed (2 PEs per "node" at 4).
 # test_rcoll: every GPU collective with members behind the proxy.
+# SHOAL_WAIT_TIMEOUT (default 90 s here) ends a run that hangs with what it
+# waited for (session 17: test_coll through the proxy hung silently).
 for prov in $(want proxy && echo ${SHOAL_GPU_PROVIDERS:-shm "tcp;ofi_rxm"}); do
   for p in test_proxy test_device test_coll test_host test_grid ring_put_signal fused_allreduce \
            "test_multi_tu $O/libmtu_dl.so"; do
     echo "== $p with 2 PEs, every peer behind the proxy (FI_PROVIDER=$prov)"
-    (export SHOAL_PES_PER_NODE=1 FI_PROVIDER="$prov" SHOAL_TEST_GRID_QUICK=1; launch 2 $O/$p) || { echo "FAIL: $p through the proxy ($prov)"; status=1; }
+    (export SHOAL_PES_PER_NODE=1 FI_PROVIDER="$prov" SHOAL_TEST_GRID_QUICK=1 SHOAL_WAIT_TIMEOUT=${SHOAL_WAIT_TIMEOUT:-90}; launch 2 $O/$p) || { echo "FAIL: $p through the proxy ($prov)"; status=1; }
   done
   for p in test_proxy test_device test_coll; do
     echo "== $p with 4 PEs, every peer behind the proxy (FI_PROVIDER=$prov)"
-    (export SHOAL_PES_PER_NODE=1 FI_PROVIDER="$prov"; launch 4 $O/$p) || { echo "FAIL: $p through the proxy, 4 PEs ($prov)"; status=1; }
+    (export SHOAL_PES_PER_NODE=1 FI_PROVIDER="$prov" SHOAL_WAIT_TIMEOUT=${SHOAL_WAIT_TIMEOUT:-90}; launch 4 $O/$p) || { echo "FAIL: $p through the proxy, 4 PEs ($prov)"; status=1; }
   done
 done
 if want rest; then   # (not indented: the parts of SHOAL_GPU_PART)

@@ -187,6 +187,13 @@ static void check_sum(shmem_team_t team, const char *what, size_t n, int mode)
   shmem_free(sym);
 }
 
+/* PE 0 names each part as it starts: a run that hangs (a time limit, or
+ * SHOAL_WAIT_TIMEOUT) shows where. */
+static void step(int me, const char *what)
+{
+  if (me == 0) { printf("test_coll: PE 0: %s\n", what); fflush(stdout); }
+}
+
 int main(void)
 {
   gt_init();
@@ -195,10 +202,12 @@ int main(void)
   k_barriers<<<1, 128>>>(1000);
   GT_LAUNCHED();
 
+  step(me, "all-reduce on world, 1-300007 floats, three modes");
   size_t ns[] = {1, 7, 1031, 65539, 300007};
   for (size_t i = 0; i < sizeof ns / sizeof *ns; i++)
     for (int mode = 0; mode < 3; mode++) check_sum(SHMEM_TEAM_WORLD, "world", ns[i], mode);
 
+  step(me, "run-ahead all-reduces");
   /* Run-ahead: vectors that go through the pushbox (1 KB) and that do not
    * (12 KB at 2 PEs, whose slots are 8 KB). */
   {
@@ -221,6 +230,7 @@ int main(void)
     shmem_free(rdst); shmem_free(rsrc);
   }
 
+  step(me, "split teams");
   /* Split teams: a copy of world, the odd PEs, the even PEs (strided). */
   shmem_team_t dup = SHMEM_TEAM_INVALID, odd = SHMEM_TEAM_INVALID, even = SHMEM_TEAM_INVALID;
   shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, np, NULL, 0, &dup);
@@ -232,6 +242,7 @@ int main(void)
   check_sum(mine, "strided", 4099, 0);
   check_sum(mine, "strided", 70001, 2);
 
+  step(me, "max, xor, reduce-scatter");
   /* max, xor, reduce_scatter on world (max and xor of 100 go through the
    * pushbox) */
   for (size_t n : {(size_t)100, (size_t)3001}) {
@@ -273,6 +284,7 @@ int main(void)
     shmem_free(rd); shmem_free(rs); shmem_free(xd); shmem_free(xs); shmem_free(ld); shmem_free(ls);
   }
 
+  step(me, "broadcast run-ahead");
   /* Broadcast run-ahead: 1 KB (LL through the pushbox) and 8 KB (not). */
   {
     size_t bn[] = {256, 2048};
@@ -293,6 +305,7 @@ int main(void)
     shmem_free(bdst); shmem_free(bsrc);
   }
 
+  step(me, "fcollect, alltoall, broadcast");
   /* fcollect, alltoall, broadcast: whole words (LL through the pushbox),
    * also from and to buffers that are not 4-byte aligned; odd sizes (the
    * unaligned barrier paths); blocks too big for a slot */
@@ -333,6 +346,7 @@ int main(void)
     shmem_free(bd0); shmem_free(bs0); shmem_free(ad0); shmem_free(as0); shmem_free(fd0); shmem_free(fs0);
   }
 
+  step(me, "_on_stream forms at the grid thresholds");
   /* The host _on_stream forms at or above the grid thresholds
    * (collectives/reduce_select.h) take the whole-GPU path: all-reduce,
    * reduce_scatter, fcollect, alltoall and broadcast on 1-2 MB per PE. */
@@ -400,6 +414,7 @@ int main(void)
     shmem_free(bd); shmem_free(bs); shmem_free(dst); shmem_free(src);
   }
 
+  step(me, "_on_stream reduce-scatter from a private source");
   /* The reduce-scatter _on_stream from a source outside the symmetric
    * heap, which only LL allows (collectives/ll.h): blocks of 1..256
    * floats, 3 rounds each with no barrier between them, where the
@@ -446,6 +461,7 @@ int main(void)
     free(h);
   }
 
+  step(me, "back-to-back _on_stream rounds");
   /* Back to back on one stream, no barrier anywhere: each round a kernel
    * refills the source, the four _on_stream collectives run, kernels check
    * them on the device, and the next round's fill follows at once.  Only
@@ -493,6 +509,7 @@ int main(void)
     shmem_free(src);
   }
 
+  step(me, "graph replays");
   /* A captured graph: fill (from a device-side round) -> barrier ->
    * all-reduce on the stream -> check -> next round; replayed with no
    * host-side reset of any flag. */
