@@ -22,8 +22,8 @@
 #            its mixed nodes, hierarchical, watchdog and memcheck runs;
 #            remote: both
 #   sanitize compute-sanitizer memcheck and racecheck on test_device at 2
-# Output: job.log and CSV files (one per benchmark and PE count) in $OUT (the device tool's folder that comes
-# back) or BUILDDIR/nvlink-out.  BENCH_COLL_MAX / BENCH_GRID_MAX /
+# Output: job.log and CSV files (one per benchmark and PE count) in $OUT
+# (the device tool's folder that comes back) or BUILDDIR/nvlink-out.  BENCH_COLL_MAX / BENCH_GRID_MAX /
 # BENCH_GRID_NVSHMEM_MAX / BENCH_P2P_MAX bound the sizes.
 set -u
 B=$(cd "${1:?usage: nvlink-job.sh BUILDDIR PART...}" && pwd); shift
@@ -51,26 +51,27 @@ run() {   # run SECONDS NP PROGRAM ARGS...: one PE per GPU, GPUs 0..NP-1
   CUDA_VISIBLE_DEVICES=$devs timeout "$limit" mpirun --bind-to none -np "$np" "$@" 2>&1 | tee -a "$R/job.log"
   log "   ($(( $(date +%s) - t0 )) s)"
 }
-nvbuild() {   # the NVSHMEM side of a benchmark: the same source, -DUSE_NVSHMEM
-  nvcc -arch=${SHOAL_GPU_ARCH:-sm_90} -O2 -rdc=true -DUSE_NVSHMEM -I"$NVSHMEM_HOME/include" \
-    "$S/bench/gpu/$1.cu" -o "$O/$1_nvshmem" -L"$NVSHMEM_HOME/lib" \
-    -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath -Xlinker "$NVSHMEM_HOME/lib" \
-    > "$O/$1_nvshmem.build.log" 2>&1 || { cat "$O/$1_nvshmem.build.log"; return 1; }
+suite() {   # suite LABEL ENV...: tests/gpu/run.sh --run-only with ENV (its part, PEs, MPS)
+  label=$1; shift
+  log "== $(date -u +%H:%M:%S) tests/gpu/run.sh --run-only: $label"
+  t0=$(date +%s)
+  env SHOAL_TEST_TIMEOUT="${SHOAL_TEST_TIMEOUT:-120}" SHOAL_GPU_OUT="$O" "$@" "$S/tests/gpu/run.sh" --run-only "$B" 2>&1 |
+    tee -a "$R/job.log"
+  log "   ($label: $(( $(date +%s) - t0 )) s)"
 }
 # The NVSHMEM builds take a minute: start them first, beside the other parts.
-case " $* " in *" nvshmem "*) { nvbuild bench_grid & nvbuild bench_p2p & wait; } > "$O/nvbuild.log" 2>&1 & nvpid=$! ;; esac
+case " $* " in *" nvshmem "*)
+  export NVSHMEM_HOME
+  { for b in bench_grid bench_p2p; do "$S/tests/gpu/nvshmem-build.sh" $b "$O" & done; wait; } > "$O/nvbuild.log" 2>&1 &
+  nvpid=$! ;;
+esac
 widths="$ngpu"; [ "$ngpu" -gt 2 ] && widths="$ngpu 2"
 for part in "$@"; do
   case $part in
   topo)
     { nvidia-smi -L; nvidia-smi topo -m; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; } 2>&1 |
       tee -a "$R/job.log" ;;
-  tests)
-    log "== $(date -u +%H:%M:%S) tests/gpu/run.sh --run-only (local part), SHOAL_GPU_NPS=${SHOAL_GPU_NPS:-$widths}"
-    t0=$(date +%s)
-    SHOAL_GPU_PART=local SHOAL_GPU_NPS="${SHOAL_GPU_NPS:-$widths}" SHOAL_TEST_TIMEOUT=${SHOAL_TEST_TIMEOUT:-120} \
-      SHOAL_GPU_OUT="$O" "$S/tests/gpu/run.sh" --run-only "$B" 2>&1 | tee -a "$R/job.log"
-    log "   (tests: $(( $(date +%s) - t0 )) s)" ;;
+  tests) suite "local part, one PE per GPU" SHOAL_GPU_PART=local SHOAL_GPU_NPS="${SHOAL_GPU_NPS:-$widths}" ;;
   nccl)
     export SHMEM_SYMMETRIC_SIZE=3G
     for np in $widths; do
@@ -104,14 +105,8 @@ for part in "$@"; do
       done
     done
     unset BENCH_CSV BENCH_MIN BENCH_STEP SHOAL_GPU_STREAM_GRID_MIN SHOAL_GPU_STREAM_BLOCK_BYTES ;;
-  shared)
-    log "== $(date -u +%H:%M:%S) tests/gpu/run.sh --run-only (local part), $((2 * ngpu)) PEs on $ngpu GPUs, MPS"
-    SHOAL_GPU_PART=local SHOAL_GPU_NPS=$((2 * ngpu)) SHOAL_GPU_MPS=1 SHOAL_TEST_TIMEOUT=${SHOAL_TEST_TIMEOUT:-120} \
-      SHOAL_GPU_OUT="$O" "$S/tests/gpu/run.sh" --run-only "$B" 2>&1 | tee -a "$R/job.log" ;;
-  proxy|rest|remote)
-    log "== $(date -u +%H:%M:%S) tests/gpu/run.sh --run-only ($part part), one PE per GPU"
-    SHOAL_GPU_PART=$part SHOAL_GPU_PROVIDERS="${SHOAL_GPU_PROVIDERS:-shm}" SHOAL_TEST_TIMEOUT=${SHOAL_TEST_TIMEOUT:-120} \
-      SHOAL_GPU_OUT="$O" "$S/tests/gpu/run.sh" --run-only "$B" 2>&1 | tee -a "$R/job.log" ;;
+  shared) suite "local part, $((2 * ngpu)) PEs on $ngpu GPUs, MPS" SHOAL_GPU_PART=local SHOAL_GPU_NPS=$((2 * ngpu)) SHOAL_GPU_MPS=1 ;;
+  proxy|rest|remote) suite "$part part, one PE per GPU" SHOAL_GPU_PART=$part SHOAL_GPU_PROVIDERS="${SHOAL_GPU_PROVIDERS:-shm}" ;;
   sanitize)
     for tool in memcheck racecheck; do
       run 150 2 compute-sanitizer --tool $tool --error-exitcode 9 "$O/test_device"

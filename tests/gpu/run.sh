@@ -211,13 +211,6 @@ fi
 fi   # the rest
 if [ $bench -eq 1 ] && [ "$ngpu" -ge 2 ]; then
   export BENCH_CSV=${BENCH_CSV:-$O/bench_gpu.csv} SHMEM_SYMMETRIC_SIZE=${SHMEM_SYMMETRIC_SIZE:-3G}
-  # The NVSHMEM side of a benchmark: the same source with -DUSE_NVSHMEM.
-  nvbuild() {
-    nvcc -arch=${SHOAL_GPU_ARCH:-sm_90} -O2 -rdc=true -DUSE_NVSHMEM -I"$NVSHMEM_HOME/include" \
-      "$S/bench/gpu/$1.cu" -o "$O/$1_nvshmem" -L"$NVSHMEM_HOME/lib" \
-      -l:libnvshmem_host.so.3 -lnvshmem_device -Xlinker -rpath -Xlinker "$NVSHMEM_HOME/lib" \
-      > "$O/$1_nvshmem.build.log" 2>&1 || { cat "$O/$1_nvshmem.build.log"; return 1; }
-  }
   echo "== bench_p2p (Shoal)"; launch 2 "$O/bench_p2p_shoal" || status=1
   echo "== bench_dcoll (Shoal)"; launch 2 "$O/bench_dcoll" || status=1
   echo "== bench_grid (Shoal)"; launch 2 "$O/bench_grid" || status=1
@@ -225,7 +218,7 @@ if [ $bench -eq 1 ] && [ "$ngpu" -ge 2 ]; then
   echo "== bench_small_stream (Shoal)"; launch 2 "$O/bench_small_stream" || status=1
   if [ -n "${NVSHMEM_HOME:-}" ]; then
     for b in bench_p2p bench_dcoll bench_grid; do
-      nvbuild $b || status=1
+      "$S/tests/gpu/nvshmem-build.sh" $b "$O" || status=1
       echo "== $b (NVSHMEM)"; NVSHMEM_SYMMETRIC_SIZE=1G launch 2 "$O/${b}_nvshmem" || status=1
     done
   fi
