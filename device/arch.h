@@ -90,10 +90,9 @@ void shoal_wait_check(shoal_backoff *b) __attribute__((visibility("hidden")));
 /* Pause-spins before yielding: 0 when this node runs more PEs than it has
  * cores (set at init), since then the PE we wait for needs our core. */
 extern unsigned shoal_spin_limit __attribute__((visibility("hidden")));
-static inline void shoal_backoff_wait(shoal_backoff *b)
+/* The n-th pause of a spin: spin briefly, then yield, then sleep. */
+static inline void shoal_backoff_pause(unsigned n)
 {
-  unsigned n = b->spins++;
-  if (SHOAL_UNLIKELY((n & (SHOAL_WATCH_SPINS - 1)) == SHOAL_WATCH_SPINS - 1)) shoal_wait_check(b);
   if (n < shoal_spin_limit) {   /* the peer runs on another core: spin briefly */
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
@@ -111,6 +110,16 @@ static inline void shoal_backoff_wait(shoal_backoff *b)
     nanosleep(&ts, NULL);
   }
 }
+static inline void shoal_backoff_wait(shoal_backoff *b)
+{
+  unsigned n = b->spins++;
+  if (SHOAL_UNLIKELY((n & (SHOAL_WATCH_SPINS - 1)) == SHOAL_WATCH_SPINS - 1)) shoal_wait_check(b);
+  shoal_backoff_pause(n);
+}
+/* The idle loop of a library thread with nothing to do (a progress
+ * thread): the same pauses, but it waits for nothing, so the wait watchdog
+ * never looks at it (it would end a job that merely sits idle). */
+static inline void shoal_idle_wait(unsigned *spins) { shoal_backoff_pause((*spins)++); }
 /* Lets a waiting PE drive transports that need manual progress. */
 void shoal_progress_hook(void);
 #define shoal_wait_progress() shoal_progress_hook()

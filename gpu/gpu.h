@@ -43,6 +43,18 @@ SHOAL_HIDDEN void shoal_gpu_v_bus_id(int dev, char *buf, int len);
  * the runtime cannot (then launch one). */
 SHOAL_HIDDEN const char *shoal_gpu_v_write_value(void *p, uint64_t v, size_t size, int *done);
 
+/* Kernel code loading.  CUDA's lazy loading (the default since 12.2) loads
+ * a kernel at its first launch under the context lock, and waits there for
+ * the GPU to drain; every other CUDA call of the process, the proxy's
+ * copies included, queues behind it.  A kernel that waits for the proxy
+ * then never ends, nor does the launch (MSCCL++ and torchcomms users met
+ * it).  prefer_eager: before the process's first runtime call, ask for
+ * eager loading unless the user chose (CUDA_MODULE_LOADING); lazy: the mode
+ * in force, 1 lazy, 0 eager, -1 unknown (HIP: its deferred loading has
+ * not been seen to block other threads; it reports unknown). */
+SHOAL_HIDDEN void shoal_gpu_v_prefer_eager_loading(void);
+SHOAL_HIDDEN int shoal_gpu_v_lazy_loading(void);
+
 /* The GPU runtime (gpu_runtime.c), called from runtime/init.c. */
 SHOAL_HIDDEN int shoal_gpu_init(void);
 SHOAL_HIDDEN void shoal_gpu_fini(void);

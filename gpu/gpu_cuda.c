@@ -4,6 +4,7 @@
 
 #include <cuda_runtime_api.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) return cudaGetErrorString(e_); } while (0)
@@ -90,6 +91,23 @@ const char *shoal_gpu_v_host_register(void *p, size_t n)
   return NULL;
 }
 void shoal_gpu_v_host_unregister(void *p) { (void)cudaHostUnregister(p); }
+
+void shoal_gpu_v_prefer_eager_loading(void) { setenv("CUDA_MODULE_LOADING", "EAGER", 0); }
+
+int shoal_gpu_v_lazy_loading(void)
+{
+  typedef int (*get_mode_fn)(int *);
+  void *f = NULL;
+  enum cudaDriverEntryPointQueryResult q;
+  if (cudaGetDriverEntryPointByVersion("cuModuleGetLoadingMode", &f, 11070, cudaEnableDefault, &q) ||
+      q != cudaDriverEntryPointSuccess || !f) {
+    (void)cudaGetLastError();
+    return -1;
+  }
+  int mode = 0;
+  if (((get_mode_fn)f)(&mode) != 0) return -1;
+  return mode == 2;   /* CU_MODULE_LAZY_LOADING (CU_MODULE_EAGER_LOADING is 1) */
+}
 
 /* A 4- or 8-byte store into GPU memory by the stream's front end
  * (cuStreamWriteValue32/64, behind a memory barrier, ordered after the

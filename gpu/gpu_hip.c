@@ -119,3 +119,8 @@ const char *shoal_gpu_v_write_value(void *p, uint64_t v, size_t size, int *done)
   *done = 1;
   return NULL;
 }
+
+/* HIP's deferred code-object loading has not been seen to hold other
+ * threads' calls (gpu.h); nothing to ask for, and the mode is unknown. */
+void shoal_gpu_v_prefer_eager_loading(void) {}
+int shoal_gpu_v_lazy_loading(void) { return -1; }

@@ -159,7 +159,7 @@ static void *proxy_main(void *arg)
 
 /* Are there PEs whose GPU heap this PE cannot map?  The same answer on
  * every PE (so starting the proxy is collective). */
-static bool job_spans_nodes(void)
+bool shoal_gpu_proxy_needed(void)
 {
   for (int i = 0; i < shoal_dstate.n_pes; i++)
     if (shoal_rt.boot.node_of[i] != shoal_rt.boot.node_of[0]) return true;
@@ -169,7 +169,7 @@ static bool job_spans_nodes(void)
 int shoal_gpu_proxy_start(int device, char *base, size_t size, shoal_pq *dev_q)
 {
   memset(dev_q, 0, sizeof *dev_q);
-  if (!job_spans_nodes()) return 0;
+  if (!shoal_gpu_proxy_needed()) return 0;
 #ifdef SHOAL_HAVE_OFI
   if (!shoal_am_on() && shoal_am_init() != 0) return -1;
   shoal_am_set_region(SHOAL_AM_GPU_HEAP, base, size);

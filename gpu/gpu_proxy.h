@@ -7,6 +7,7 @@
 /* Collective: when some PEs' GPU heaps cannot be mapped, start the fabric
  * half (active messages) and the thread serving this PE's kernels, and fill
  * *dev_q for them; otherwise leave it empty (cap 0).  0, or -1. */
+SHOAL_HIDDEN bool shoal_gpu_proxy_needed(void);   /* some PE's GPU heap cannot be mapped */
 SHOAL_HIDDEN int shoal_gpu_proxy_start(int device, char *base, size_t size, shoal_pq *dev_q);
 SHOAL_HIDDEN void shoal_gpu_proxy_stop(void);
 SHOAL_HIDDEN bool shoal_gpu_proxy_on(void);

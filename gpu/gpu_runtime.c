@@ -159,6 +159,8 @@ int shoal_gpu_init(void)
   const char *call = "shmem_init";
   int me = shoal_dstate.my_pe, n = shoal_dstate.n_pes;
   int count = 0;
+  bool proxied = shoal_gpu_proxy_needed();
+  if (proxied) shoal_gpu_v_prefer_eager_loading();   /* before the first runtime call: gpu.h */
   const char *err = shoal_gpu_v_count(&count);
   if (err || count < 1) {
     const char *vis = getenv("CUDA_VISIBLE_DEVICES");
@@ -246,6 +248,14 @@ int shoal_gpu_init(void)
   team_to_device(SHMEM_TEAM_SHARED);
   team_to_device(SHMEMX_TEAM_NODE);
   if (shoal_gpu_proxy_start(dev, g.base, g.size, &g.img.pq) != 0) return -1;
+  int lazy = proxied && shoal_gpu_proxy_on() ? shoal_gpu_v_lazy_loading() : -1;
+  if (proxied) shoal_debug("GPU runtime: kernels load %s", lazy == 1 ? "lazily" : lazy == 0 ? "eagerly" : "(mode unknown)");
+  if (lazy == 1 && me == 0)
+    shoal_warn("CUDA loads kernels lazily here (CUDA was started before shmem_init, or "
+               "CUDA_MODULE_LOADING=LAZY): a kernel's first launch waits for the GPU to drain and holds "
+               "every CUDA call of the process meanwhile, the GPU proxy's included, so a kernel "
+               "launched while another waits for the proxy can hang the job.  Set "
+               "CUDA_MODULE_LOADING=EAGER, or load each kernel before (cudaFuncGetAttributes)");
   if (shoal_rt.env.debug)
     for (int i = 0; i < n; i++)
       shoal_debug("GPU runtime: PE %d -> PE %d: %s", me, i, i == me ? "self" : g.peer[i] ? "load/store (IPC mapping)"

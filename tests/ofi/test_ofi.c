@@ -184,6 +184,33 @@ START_TEST(test_large_put_get)
 }
 END_TEST
 
+/* Every PE puts to every other at the same time, more than the proxy's
+ * send pool and its peer's posted receives hold (64 + 128 messages of
+ * 64 KB): a PE's sends complete only as its peers take them in, while
+ * those peers wait to send too (it deadlocked on shm before the sends'
+ * waits took messages in). */
+START_TEST(test_crossing_puts)
+{
+  int me = shmem_my_pe(), n = shmem_n_pes();
+  size_t bytes = (17u << 20) + 5, bad;
+  unsigned char *dst = shmem_malloc(bytes * (size_t)n), *src = malloc(bytes);
+  ck_assert_ptr_nonnull(dst);
+  for (size_t i = 0; i < bytes; i++) src[i] = byte_val(me, i);
+  shoal_test_poison(dst, bytes * (size_t)n);
+  shmem_barrier_all();
+  for (int k = 1; k < n; k++) shmem_putmem(dst + (size_t)me * bytes, src, bytes, (me + k) % n);
+  shmem_barrier_all();
+  for (int p = 0; p < n; p++) {
+    if (p == me) continue;
+    bad = first_bad(dst + (size_t)p * bytes, bytes, p);
+    ck_assert_msg(bad == SIZE_MAX, "crossing puts: byte %zu from PE %d wrong", bad, p);
+  }
+  shmem_barrier_all();
+  free(src);
+  shmem_free(dst);
+}
+END_TEST
+
 /* Small puts then get of the same bytes with no quiet: the transport
  * orders a PE's own get after its own puts. */
 START_TEST(test_put_then_get)
@@ -342,6 +369,7 @@ static Suite *ofi_suite(void)
   tcase_add_test(tc, test_amo_bit_int64);
   tcase_add_test(tc, test_amo_float);
   tcase_add_test(tc, test_large_put_get);
+  tcase_add_test(tc, test_crossing_puts);
   tcase_add_test(tc, test_put_then_get);
   tcase_add_test(tc, test_put_signal);
   tcase_add_test(tc, test_strided);

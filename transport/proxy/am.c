@@ -6,8 +6,15 @@
  * through it chunk by chunk: copying chunk k+1 out of GPU memory overlaps
  * sending chunk k); receives are a pool posted once and re-posted after
  * each message is applied.  Transmit and receive completions have their
- * own queues, so a handler that must answer can wait for a free send
- * buffer without applying further messages (no recursion).
+ * own queues.
+ *
+ * Every wait to send (no free send buffer, the provider's EAGAIN) also
+ * takes in what arrives: a send completes only once its peer takes it in,
+ * and that peer may itself be waiting to send to me, lock held.  A
+ * handler that must answer (a get, a fetching AMO, a quiet) and waits to
+ * send applies only what needs no answer and holds the rest back, in
+ * arrival order, for the top level (no recursion); a peer's later
+ * messages wait behind its held ones, so each peer's order is kept.
  *
  * Zero-copy: where the provider offers FI_HMEM with RMA for this GPU's
  * memory, every PE registers its GPU heap and a put from my GPU heap to a
@@ -52,7 +59,7 @@ typedef struct am_hdr {
 
 typedef struct am_buf {
   struct fi_context2 ctx;   /* first: providers in FI_CONTEXT mode own it */
-  struct am_buf *next_free;
+  struct am_buf *next_free;   /* the send pool; a received one: the held-back queue */
   am_hdr h;
   char data[AM_CHUNK];
 } am_buf;
@@ -84,6 +91,9 @@ static struct {
   am_buf *bufs, *free_send;
   size_t bufs_bytes;
   uint64_t *sent, *acked;   /* [pe]: puts/AMOs sent, and how many a quiet has seen applied */
+  am_buf *held, *held_tail; /* received, held back while a handler waited to send */
+  uint32_t *held_from;      /* [pe]: how many of pe's messages are held back */
+  int applying;             /* inside a handler: what needs an answer is held back */
   int gpu_device;           /* the service thread's GPU (-1: none yet) */
   char *base[SHOAL_AM_N_REGIONS];
   size_t size[SHOAL_AM_N_REGIONS];
@@ -240,12 +250,14 @@ static bool poll_tx(const char *call)
   return true;
 }
 
+static bool progress(const char *call);
+
 static am_buf *send_buf(const char *call)
 {
   double start = 0;
   shoal_backoff bo = SHOAL_BACKOFF_INIT;
   while (!A.free_send) {
-    if (poll_tx(call)) continue;
+    if (progress(call)) continue;   /* the peer may wait to send to me: take its messages in */
     if (start == 0) start = now_s();
     else if (now_s() - start > A.timeout_s)
       shoal_error(call, "GPU/host proxy: no send completed for %.0f s on provider %s: a peer may "
@@ -262,7 +274,7 @@ static void send_msg(const char *call, am_buf *b, int pe, size_t payload)
   b->h.src_pe = (uint32_t)shoal_dstate.my_pe;
   ssize_t rc;
   while ((rc = fi_send(A.ep, &b->h, sizeof b->h + payload, A.desc, A.addr[pe], &b->ctx)) == -FI_EAGAIN)
-    poll_tx(call);
+    progress(call);
   if (rc) am_fail(call, "fi_send", (int)rc);
 }
 
@@ -335,21 +347,59 @@ static void apply(am_buf *b)
   }
 }
 
-/* One round: reap sends, apply what arrived.  Returns whether anything
- * happened.  Called with the lock held. */
-static bool progress(const char *call)
+static bool needs_answer(const am_hdr *h)
 {
-  bool any = poll_tx(call);
+  return h->kind == AM_GET || h->kind == AM_QUIET || (h->kind == AM_AMO && h->req);
+}
+
+static void apply_one(const char *call, am_buf *b)
+{
+  A.applying++;
+  apply(b);
+  A.applying--;
+  post_recv(call, b);
+}
+
+/* A message that arrived: applied now, or held back (inside a handler, a
+ * message that must answer, or one behind its peer's held ones). */
+static void take_in(const char *call, am_buf *b)
+{
+  uint32_t from = b->h.src_pe;
+  if (A.applying && (needs_answer(&b->h) || A.held_from[from])) {
+    b->next_free = NULL;
+    if (A.held_tail) A.held_tail->next_free = b;
+    else A.held = b;
+    A.held_tail = b;
+    A.held_from[from]++;
+    return;
+  }
+  apply_one(call, b);
+}
+
+/* Apply what arrived; whether anything did.  Lock held. */
+static bool take_arrivals(const char *call)
+{
   struct fi_cq_entry e[8];
   ssize_t r = fi_cq_read(A.rxcq, e, 8);
   if (r == -FI_EAVAIL) cq_fail(call, A.rxcq);
-  for (ssize_t i = 0; i < r; i++) {
-    am_buf *b = e[i].op_context;
-    apply(b);
-    post_recv(call, b);
+  for (ssize_t i = 0; i < r; i++) take_in(call, e[i].op_context);
+  return r > 0;
+}
+
+/* One round: reap sends, apply what was held back (at the top level) and
+ * what arrived.  Returns whether anything happened.  Lock held. */
+static bool progress(const char *call)
+{
+  bool any = poll_tx(call);
+  while (!A.applying && A.held) {
+    am_buf *b = A.held;
+    A.held = b->next_free;
+    if (!A.held) A.held_tail = NULL;
+    A.held_from[b->h.src_pe]--;
+    apply_one(call, b);
     any = true;
   }
-  return any;
+  return take_arrivals(call) || any;
 }
 
 /* Drive progress until r has got want answers; lock held on entry and exit. */
@@ -375,7 +425,7 @@ static void wait_req(const char *call, am_req *r, const char *what)
 static void *service_main(void *arg)
 {
   (void)arg;
-  shoal_backoff bo = SHOAL_BACKOFF_INIT;
+  unsigned idle = 0;   /* not a wait: an idle service thread waits for nothing */
 #ifdef SHOAL_HAVE_GPU
   int dev = -1;
 #endif
@@ -395,8 +445,8 @@ static void *service_main(void *arg)
       any = progress("GPU/host proxy");
       pthread_mutex_unlock(&A.lock);
     }
-    if (any) bo.spins = 0;
-    else shoal_backoff_wait(&bo);
+    if (any) idle = 0;
+    else shoal_idle_wait(&idle);
   }
   return NULL;
 }
@@ -806,6 +856,8 @@ int shoal_am_init(void)
   A.addr = calloc((size_t)n, sizeof *A.addr);
   A.sent = calloc((size_t)n, sizeof *A.sent);
   A.acked = calloc((size_t)n, sizeof *A.acked);
+  A.held_from = calloc((size_t)n, sizeof *A.held_from);
+  if (!A.addr || !A.sent || !A.acked || !A.held_from) shoal_error("shmem_init", "out of memory");
   for (int i = 0; i < n; i++) {
     if (fi_av_insert(A.av, cards[i].name, 1, &A.addr[i], 0, NULL) != 1) {
       fprintf(stderr, "shoal: PE %d: error: shmem_init: the GPU/host proxy could not resolve the "
@@ -871,6 +923,9 @@ void shoal_am_fini(void)
   free(A.addr);
   free(A.sent);
   free(A.acked);
+  free(A.held_from);
+  A.held_from = NULL;
+  A.held = A.held_tail = NULL;
   A.ep = NULL;
   A.mr = NULL;
   A.txcq = A.rxcq = NULL;
