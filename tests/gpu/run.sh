@@ -207,6 +207,13 @@ if command -v compute-sanitizer > /dev/null; then
   mps off
   echo "== compute-sanitizer --tool memcheck test_device with 2 PEs"
   launch 2 compute-sanitizer --tool memcheck --error-exitcode 9 "$O/test_device" || { echo "FAIL: memcheck"; status=1; }
+  # and with every peer behind the proxy: its queue in mapped host memory,
+  # its copies into the GPU heap.  The ring's put+signal laps: test_proxy
+  # and test_device, whose kernels spin on the proxy, ran past 300 s under
+  # memcheck (session 18).
+  echo "== compute-sanitizer --tool memcheck ring_put_signal with 2 PEs, every peer behind the proxy (FI_PROVIDER=shm)"
+  (export SHOAL_PES_PER_NODE=1 FI_PROVIDER=shm; launch 2 compute-sanitizer --tool memcheck --error-exitcode 9 "$O/ring_put_signal") ||
+    { echo "FAIL: memcheck of ring_put_signal through the proxy"; status=1; }
 fi
 fi   # the rest
 if [ $bench -eq 1 ] && [ "$ngpu" -ge 2 ]; then
