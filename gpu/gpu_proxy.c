@@ -14,7 +14,6 @@
 #include "gpu_lib.h"
 
 #include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -110,15 +109,6 @@ static void carry_out(uint64_t t, const shoal_pq_cmd *c)
   }
 }
 
-static void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  __asm__ __volatile__("yield");
-#endif
-}
-
 static void *proxy_main(void *arg)
 {
   (void)arg;
@@ -144,8 +134,7 @@ static void *proxy_main(void *arg)
     uint64_t now = now_ns();
     if (!idle_since) idle_since = now;
     if (now - idle_since < PROXY_HOT_NS) {
-      if (shoal_spin_limit) cpu_relax();
-      else sched_yield();   /* more PEs than cores: they need this core */
+      shoal_backoff_pause(0);   /* a pause; a yield where more PEs than cores need this one */
       continue;
     }
     struct timespec ts = {0, (long)(naps < 100 ? 1 + naps : 100) * 1000};
