@@ -8,8 +8,8 @@
  *    members.  At grid scope a lane is a GPU block; otherwise the whole
  *    scope is one lane (the CPU's collectives: one lane of one thread).
  *  - meetings: the threads of a lane (CPU: one thread, nothing; GPU:
- *    __syncthreads), the lanes of this PE (the grid barrier: a count and a
- *    generation per team, the last to arrive starts the next one), and
+ *    __syncthreads), the lanes of this PE (the grid barrier: one word per
+ *    team, whose top bit the last lane to arrive flips), and
  *    lane b with lane b of the peers (per-lane counters: each adds 1 on
  *    every peer and waits for its own arrivals x (size - 1)).
  * Counters only grow and nobody resets them, so a captured graph replays
@@ -73,6 +73,41 @@ SHOAL_FN void shoal_scope_wait(const uint64_t *p, uint64_t v, bool ge, const cha
       uint64_t now = shoal_gpu_clock_ns();   /* device/arch_gpu.h */
       if (!t0) t0 = now;
       else if (now - t0 > SHOAL_GRID_TIMEOUT_NS) shoal_grid_stuck(call, who);
+    }
+  }
+}
+
+/* The grid barrier's word: atomics and loads at the GPU's scope (the word
+ * is this GPU's and only its blocks touch it; a system-scope acquire
+ * would cost each poll more). */
+SHOAL_FN uint64_t shoal_scope_add_local(uint64_t *p, uint64_t v)
+{
+#if defined(__CUDACC__)
+  return cuda::atomic_ref<uint64_t, cuda::thread_scope_device>(*p).fetch_add(v, cuda::memory_order_relaxed);
+#else
+  return __hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+#endif
+}
+SHOAL_FN uint64_t shoal_scope_load_local(const uint64_t *p)
+{
+#if defined(__CUDACC__)
+  return cuda::atomic_ref<uint64_t, cuda::thread_scope_device>(*const_cast<uint64_t *>(p)).load(cuda::memory_order_acquire);
+#else
+  return __hip_atomic_load(const_cast<uint64_t *>(p), __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
+#endif
+}
+/* Spin until the top bit of *p differs from that of old (the grid
+ * barrier's flip, below); trap after the timeout. */
+SHOAL_FN void shoal_scope_wait_flip(const uint64_t *p, uint64_t old, const char *call)
+{
+  uint64_t t0 = 0;
+  shoal_backoff b = SHOAL_BACKOFF_INIT;
+  while (((shoal_scope_load_local(p) ^ old) >> 63) == 0) {
+    shoal_backoff_wait(&b);
+    if ((b.spins & 4095) == 0) {
+      uint64_t now = shoal_gpu_clock_ns();
+      if (!t0) t0 = now;
+      else if (now - t0 > SHOAL_GRID_TIMEOUT_NS) shoal_grid_stuck(call, "a block of this PE's grid");
     }
   }
 }
@@ -201,6 +236,16 @@ SHOAL_FN void shoal_scope_wait(const uint64_t *p, uint64_t v, bool ge, const cha
 
 SHOAL_FN void shoal_scope_fence_local(void) { shoal_fence_system(); }
 
+SHOAL_FN uint64_t shoal_scope_add_local(uint64_t *p, uint64_t v) { return shoal_fetch_add(p, v); }
+/* Until the top bit of *p differs from that of old (the grid barrier's
+ * flip, below), backing off and yielding. */
+SHOAL_FN void shoal_scope_wait_flip(const uint64_t *p, uint64_t old, const char *call)
+{
+  (void)call;
+  if (old >> 63) shoal_dev_uint64_wait_until(p, SHMEM_CMP_LT, (uint64_t)1 << 63);
+  else shoal_dev_uint64_wait_until(p, SHMEM_CMP_GE, (uint64_t)1 << 63);
+}
+
 SHOAL_COLD_FN void shoal_scope_lanes_differ(const char *call, unsigned nl, int pe, unsigned theirs)
 {
   shoal_error(call, "this PE runs %u lanes, PE %d runs %u: every PE must run the same number", nl, pe, theirs);
@@ -250,23 +295,28 @@ SHOAL_FN void shoal_scope_scatter(const shoal_scope *s, char *const *dst, int np
 SHOAL_FN uint64_t *shoal_scope_words(const shoal_team *t) { return t->sync + SHOAL_SYNC_GRID(t->n_world); }
 
 /* Every lane of this PE has arrived; what each wrote before is visible to
- * all (and to the peers: their meetings fence at system scope). */
+ * all (and to the peers: their meetings fence at system scope).
+ *
+ * One add per lane on one word, polled by all (cooperative groups' grid
+ * barrier): lane 0 adds 2^63 - (nlanes - 1), every other lane 1, so the
+ * arrivals of one barrier sum to 2^63 and the top bit flips when the last
+ * lane arrives, whatever the number of lanes, with nobody resetting
+ * anything (a graph replays it).  Between barriers the word is 0 or 2^63;
+ * the adds of lanes that run ahead into the next barrier keep it on the
+ * same side of 2^63 until every lane has arrived there too (lane 0's add
+ * borrows from the top bit), so a slow lane still sees its flip.  The
+ * count and generation words before it cost the last lane a fence and two
+ * stores on every lane's path (bench/gpu/bench_gridsync). */
 SHOAL_FN void shoal_scope_sync_local(const shoal_scope *s, shoal_team *t, const char *call)
 {
   shoal_scope_sync_lane(s);
   unsigned nl = s->nlanes;
   if (s->tid == 0 && nl > 1) {
-    uint64_t *g = shoal_scope_words(t);
+    uint64_t *w = &shoal_scope_words(t)[SHOAL_GRID_COUNT];
+    uint64_t add = s->lane == 0 ? ((uint64_t)1 << 63) - (nl - 1) : 1;
     shoal_scope_fence_local();
-    uint64_t gen = shoal_load_acquire(&g[SHOAL_GRID_GEN]);   /* cannot move before I arrive */
-    uint64_t old = shoal_fetch_add(&g[SHOAL_GRID_COUNT], 1);
-    if (old + 1 == nl) {
-      shoal_scope_fence_local();
-      shoal_store_relaxed(&g[SHOAL_GRID_COUNT], 0);
-      shoal_store_release(&g[SHOAL_GRID_GEN], gen + 1);
-    } else {
-      shoal_scope_wait(&g[SHOAL_GRID_GEN], gen, false, call, "a block of this PE's grid");
-    }
+    uint64_t old = shoal_scope_add_local(w, add);
+    shoal_scope_wait_flip(w, old, call);
     /* Kept although the wait's load is an acquire (the meetings with the
      * peers do without theirs): without it test_grid reported wrong
      * elements once in ten runs (session 12: the in-place staged

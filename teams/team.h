@@ -39,14 +39,13 @@ enum {
 #define SHOAL_ACTIVE_PUSHBOX_DEPTH 4      /* the active sets' ring: 16 KB per world PE in all */
 #define SHOAL_PUSHBOX_MIN_SLOT 1024
 /* After the channel banks: the words of the GPU grid-scope collectives
- * (<shoal/gpu_grid.h>): a grid barrier of this PE's blocks (count,
- * generation), a grid-size tag, then per block b of the grid an arrival
+ * (<shoal/gpu_grid.h>): a grid barrier of this PE's blocks (one word), a
+ * grid-size tag, then per block b of the grid an arrival
  * counter its peers' block b add to and the number of its own arrivals.
  * All counted, none reset by the host (a captured graph replays them). */
 #define SHOAL_GRID_MAX_BLOCKS 1024
 enum {
-  SHOAL_GRID_COUNT = 0,     /* local: blocks arrived at this grid barrier */
-  SHOAL_GRID_GEN = 1,       /* local: grid barriers completed */
+  SHOAL_GRID_COUNT = 0,     /* local: the grid barrier's arrivals (collectives/scope.h: 0 or 2^63 between barriers) */
   SHOAL_GRID_TAG = 2,       /* block 0's (arrivals << 32 | grid size), read by peers */
   SHOAL_GRID_BLOCK0 = 8,    /* [8 + 2 b]: arrivals of peers' block b; [9 + 2 b]: mine */
   /* [RING0 + b]: ring rounds of the left neighbour's block b (collectives/reduce_ring.h) */

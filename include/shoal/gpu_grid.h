@@ -5,9 +5,9 @@
  * `man shmemx_barrier_all_grid`.
  *
  * How the blocks meet (words: teams/team.h, SHOAL_GRID_*):
- *  - inside a PE, a grid barrier on a per-team counter in device memory
- *    (count + generation, the last block to arrive starts the next
- *    generation): safe without a cooperative launch as long as every block
+ *  - inside a PE, a grid barrier on a per-team word in device memory (one
+ *    add per block, the last one flips its top bit; collectives/scope.h):
+ *    safe without a cooperative launch as long as every block
  *    is resident at once (shmemx_grid_max_blocks sizes such a grid);
  *  - across PEs, block b meets only block b of the other members, through
  *    its own arrival counter: each adds 1 on every peer and waits for
@@ -131,6 +131,14 @@ __device__ inline void shoal_grid_reduce_any(const char *call, shmem_team_t team
     return;
   }
   int algo = shoal_gpu_reduce_pick_block(t, SHOAL_AT_GRID, scatter, dest, src, n, sizeof(T));
+  if (algo == SHOAL_REDUCE_LL && local) {   /* LL with a lane per block (collectives/ll.h) */
+    __shared__ shoal_ll ll;
+    shoal_scope s = shoal_grid_scope(true);
+    shoal_gpu_reducer<T, OP> r;
+    if (scatter) shoal_ll_reduce_scatter(&s, t, &ll, &r, dest, src, n, call);
+    else shoal_ll_reduce(&s, t, &ll, &r, dest, src, n, call);
+    return;
+  }
   if (!shoal_gpu_reduce_scoped_algo(algo)) {
     SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_reduce_block_only<T, OP>(call, t, algo, scatter, dest, src, n));
     return;
@@ -166,6 +174,12 @@ __device__ inline int shoal_grid_move(const char *call, int which, shmem_team_t 
     shoal_gpu_root_fail(call, root, np, shoal_grid_block() == 0 && shoal_gpu_block_tid() == 0);
   if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {
     SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_rcoll_move(call, which, t, dest, src, nbytes, root));
+    return 0;
+  }
+  if (local && shoal_grid_direct(t) && shoal_move_ll_fits(which, shoal_ll_slot(t), np, nbytes)) {
+    __shared__ shoal_ll ll;   /* LL with a lane per block (collectives/ll.h) */
+    shoal_scope s = shoal_grid_scope(true);
+    shoal_ll_move(&s, t, &ll, which, dest, src, nbytes, root, call);
     return 0;
   }
   if (shoal_grid_pick_move(t, which, nbytes) == SHOAL_GRID_ON_BLOCK0) {
