@@ -336,38 +336,54 @@ SHOAL_FN void shoal_scope_arrive(shoal_team *t, uint64_t *arrivals, int q, const
   (void)shoal_fetch_add(r, 1);
 }
 
+/* Lane 0 of a scope of several lanes tags each meeting e with its lane
+ * count, (e << 32 | nlanes), on every peer: stored into the peer's slot
+ * for me just before my arrival there (after the meeting's fence, which
+ * would otherwise wait for it to land), and read back from my own slots
+ * by the peers' lane 0 after the meeting -- a local load, where reading
+ * each peer's tag over the link put a round trip on every meeting's path
+ * (the grid waits for lane 0; bench/RESULTS.md session 19).  Only a tag of
+ * this very meeting is compared; one not there yet is skipped (a peer
+ * with more lanes than mine leaves lanes that wait for mine in vain, and
+ * that wait's timeout names the grid rule).  A one-lane scope (the CPU,
+ * a GPU block) leaves the check to the peers with more lanes, and its
+ * meetings stay one round of atomics. */
+SHOAL_FN bool shoal_scope_tags(const shoal_scope *s, const shoal_team *t)
+{
+  return s->lane == 0 && s->nlanes > 1 && t->size <= SHOAL_GRID_TAG_PEERS;
+}
+SHOAL_FN void shoal_scope_push_tag(const shoal_scope *s, shoal_team *t, int q, uint64_t e)
+{
+  uint64_t *slot = &shoal_scope_words(t)[SHOAL_GRID_TAGS0 + (size_t)t->my_pe];
+  uint64_t *r = (uint64_t *)shoal_dev_ptr(slot, shoal_team_world_pe(t, q));
+  if (r) shoal_store_relaxed(r, e << 32 | s->nlanes);   /* unmapped: the arrival names it */
+}
+
 /* Thread 0 of lane b, after its own arrivals at meeting e: the peers'. */
 SHOAL_FN void shoal_scope_await_peers(const shoal_scope *s, shoal_team *t, uint64_t e, const char *call)
 {
-  int n = t->size, me = t->my_pe;
   uint64_t *g = shoal_scope_words(t);
-  unsigned b = s->lane, nl = s->nlanes;
   /* The wait's load is an acquire at system scope: what the peers wrote
    * before they arrived is ordered before what this thread does next, and
    * the lane's barrier after it carries that to its other threads (no
    * second fence). */
-  shoal_scope_wait(&g[SHOAL_GRID_BLOCK0 + 2 * (size_t)b], e * (uint64_t)(n - 1), true, call,
+  shoal_scope_wait(&g[SHOAL_GRID_BLOCK0 + 2 * (size_t)s->lane], e * (uint64_t)(t->size - 1), true, call,
                    "the same block of another PE");
-  /* A peer whose lanes differ: its tag of this meeting says how many.  A
-   * one-lane scope (the CPU, a GPU block) leaves the check to the peers
-   * with more lanes, and its meetings stay one round of atomics. */
-  if (b == 0 && nl > 1)
-    for (int k = 1; k < n; k++) {
-      int pe = shoal_team_world_pe(t, (me + k) % n);
-      uint64_t v = shoal_load_relaxed((const uint64_t *)shoal_dev_ptr(&g[SHOAL_GRID_TAG], pe));
-      if (SHOAL_UNLIKELY(v >> 32 == e && (uint32_t)v != nl)) shoal_scope_lanes_differ(call, nl, pe, (unsigned)v);
+  if (shoal_scope_tags(s, t))
+    for (int k = 1; k < t->size; k++) {
+      int q = (t->my_pe + k) % t->size;
+      uint64_t v = shoal_load_relaxed(&g[SHOAL_GRID_TAGS0 + (size_t)q]);
+      if (SHOAL_UNLIKELY(v >> 32 == e && (uint32_t)v != s->nlanes))
+        shoal_scope_lanes_differ(call, s->nlanes, shoal_team_world_pe(t, q), (unsigned)v);
     }
 }
 
-/* Thread 0 of lane b: the lane's next meeting number, and its tag (lane 0:
- * the meeting and this PE's lane count, for the peers' check). */
+/* Thread 0 of lane b: the lane's next meeting number. */
 SHOAL_FN uint64_t shoal_scope_next_meeting(const shoal_scope *s, shoal_team *t)
 {
-  uint64_t *g = shoal_scope_words(t);
-  uint64_t *arrivals = &g[SHOAL_GRID_BLOCK0 + 2 * (size_t)s->lane];
+  uint64_t *arrivals = &shoal_scope_words(t)[SHOAL_GRID_BLOCK0 + 2 * (size_t)s->lane];
   uint64_t e = arrivals[1] + 1;   /* only thread 0 of the lane writes it */
   arrivals[1] = e;
-  if (s->lane == 0) shoal_store_relaxed(&g[SHOAL_GRID_TAG], e << 32 | s->nlanes);
   return e;
 }
 
@@ -380,7 +396,10 @@ SHOAL_FN void shoal_scope_meet_peers_as(const shoal_scope *s, shoal_team *t, boo
   uint64_t *arrivals = &shoal_scope_words(t)[SHOAL_GRID_BLOCK0 + 2 * (size_t)s->lane];
   uint64_t e = shoal_scope_next_meeting(s, t);
   if (publish) shoal_fence_system();
-  for (int k = 1; k < n; k++) shoal_scope_arrive(t, arrivals, (me + k) % n, call);
+  for (int k = 1; k < n; k++) {
+    if (shoal_scope_tags(s, t)) shoal_scope_push_tag(s, t, (me + k) % n, e);
+    shoal_scope_arrive(t, arrivals, (me + k) % n, call);
+  }
   shoal_scope_await_peers(s, t, e, call);
 }
 SHOAL_FN void shoal_scope_meet_peers(const shoal_scope *s, shoal_team *t, const char *call)
@@ -389,12 +408,12 @@ SHOAL_FN void shoal_scope_meet_peers(const shoal_scope *s, shoal_team *t, const 
 }
 
 /* The same meeting with every thread of the lane taking part; it begins
- * with the lane's barrier (what its threads wrote, and thread 0's tag, come
- * before it).  Thread j adds my arrival on team PE me + 1 + j, behind its
- * own system fence where the lane publishes (the barrier carried the
- * lane's writes to that fence); thread 0 waits.  One thread adding on
- * every peer in turn put a chain of lookups and fences on the path of
- * teams of more than two. */
+ * with the lane's barrier (what its threads wrote, and thread 0's meeting
+ * number, come before it).  Thread j tags (lane 0) and adds my arrival on
+ * team PE me + 1 + j, behind its own system fence where the lane publishes
+ * (the barrier carried the lane's writes to that fence); thread 0 waits.
+ * One thread adding on every peer in turn put a chain of lookups and
+ * fences on the path of teams of more than two. */
 SHOAL_FN void shoal_scope_meet_peers_spread(const shoal_scope *s, shoal_team *t, bool publish, const char *call)
 {
   int n = t->size, me = t->my_pe;
@@ -406,9 +425,12 @@ SHOAL_FN void shoal_scope_meet_peers_spread(const shoal_scope *s, shoal_team *t,
   uint64_t e = s->tid == 0 && n > 1 ? shoal_scope_next_meeting(s, t) : 0;
   shoal_scope_sync_lane(s);
   if (n <= 1) return;
+  bool tags = shoal_scope_tags(s, t);
   for (unsigned j = s->tid; j + 1 < (unsigned)n; j += s->nthreads) {
+    int q = (me + 1 + (int)j) % n;
     if (publish) shoal_fence_system();
-    shoal_scope_arrive(t, arrivals, (me + 1 + (int)j) % n, call);
+    if (tags) shoal_scope_push_tag(s, t, q, arrivals[1]);   /* thread 0 wrote it before the barrier */
+    shoal_scope_arrive(t, arrivals, q, call);
   }
   if (s->tid == 0) shoal_scope_await_peers(s, t, e, call);
 }

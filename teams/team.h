@@ -39,18 +39,21 @@ enum {
 #define SHOAL_ACTIVE_PUSHBOX_DEPTH 4      /* the active sets' ring: 16 KB per world PE in all */
 #define SHOAL_PUSHBOX_MIN_SLOT 1024
 /* After the channel banks: the words of the GPU grid-scope collectives
- * (<shoal/gpu_grid.h>): a grid barrier of this PE's blocks (one word), a
- * grid-size tag, then per block b of the grid an arrival
- * counter its peers' block b add to and the number of its own arrivals.
- * All counted, none reset by the host (a captured graph replays them). */
+ * (<shoal/gpu_grid.h>): a grid barrier of this PE's blocks (one word), per
+ * block b of the grid an arrival counter its peers' block b add to and the
+ * number of its own arrivals, and the members' grid-size tags.  All
+ * counted, none reset by the host (a captured graph replays them). */
 #define SHOAL_GRID_MAX_BLOCKS 1024
 enum {
   SHOAL_GRID_COUNT = 0,     /* local: the grid barrier's arrivals (collectives/scope.h: 0 or 2^63 between barriers) */
-  SHOAL_GRID_TAG = 2,       /* block 0's (arrivals << 32 | grid size), read by peers */
   SHOAL_GRID_BLOCK0 = 8,    /* [8 + 2 b]: arrivals of peers' block b; [9 + 2 b]: mine */
   /* [RING0 + b]: ring rounds of the left neighbour's block b (collectives/reduce_ring.h) */
   SHOAL_GRID_RING0 = SHOAL_GRID_BLOCK0 + 2 * SHOAL_GRID_MAX_BLOCKS,
-  SHOAL_GRID_WORDS = SHOAL_GRID_RING0 + SHOAL_GRID_MAX_BLOCKS,
+  /* [TAGS0 + q]: team PE q's block 0 tag of its latest meeting, (meeting << 32 | grid size),
+   * pushed by q (collectives/scope.h; teams of up to SHOAL_GRID_TAG_PEERS) */
+  SHOAL_GRID_TAGS0 = SHOAL_GRID_RING0 + SHOAL_GRID_MAX_BLOCKS,
+  SHOAL_GRID_TAG_PEERS = 64,
+  SHOAL_GRID_WORDS = SHOAL_GRID_TAGS0 + SHOAL_GRID_TAG_PEERS,
 };
 #define SHOAL_SYNC_GRID(n_pes) (SHOAL_SYNC_FLAGS + 2 * SHOAL_CHAN_WORDS * (size_t)(n_pes))
 #define SHOAL_SYNC_WORDS(n_pes) (SHOAL_SYNC_GRID(n_pes) + SHOAL_GRID_WORDS)
