@@ -60,6 +60,17 @@ SHOAL_COLD_FN void shoal_grid_stuck(const char *call, const char *who)
          "on every PE, and every PE calling the same collectives\n", SHOAL_STATE->my_pe, call, who);
   shoal_gpu_trap();
 }
+/* One more spin of a grid wait: back off; trap once it has waited past
+ * the timeout (*t0: when the clock was first read). */
+SHOAL_FN void shoal_scope_wait_spin(shoal_backoff *b, uint64_t *t0, const char *call, const char *who)
+{
+  shoal_backoff_wait(b);
+  if ((b->spins & 4095) == 0) {
+    uint64_t now = shoal_gpu_clock_ns();   /* device/arch_gpu.h */
+    if (!*t0) *t0 = now;
+    else if (now - *t0 > SHOAL_GRID_TIMEOUT_NS) shoal_grid_stuck(call, who);
+  }
+}
 /* Spin until *p >= v (ge) or *p != v (!ge), acquire; trap after the timeout. */
 SHOAL_FN void shoal_scope_wait(const uint64_t *p, uint64_t v, bool ge, const char *call, const char *who)
 {
@@ -68,12 +79,7 @@ SHOAL_FN void shoal_scope_wait(const uint64_t *p, uint64_t v, bool ge, const cha
   for (;;) {
     uint64_t x = shoal_load_acquire(p);
     if (ge ? x >= v : x != v) return;
-    shoal_backoff_wait(&b);
-    if ((b.spins & 4095) == 0) {
-      uint64_t now = shoal_gpu_clock_ns();   /* device/arch_gpu.h */
-      if (!t0) t0 = now;
-      else if (now - t0 > SHOAL_GRID_TIMEOUT_NS) shoal_grid_stuck(call, who);
-    }
+    shoal_scope_wait_spin(&b, &t0, call, who);
   }
 }
 
@@ -102,14 +108,7 @@ SHOAL_FN void shoal_scope_wait_flip(const uint64_t *p, uint64_t old, const char 
 {
   uint64_t t0 = 0;
   shoal_backoff b = SHOAL_BACKOFF_INIT;
-  while (((shoal_scope_load_local(p) ^ old) >> 63) == 0) {
-    shoal_backoff_wait(&b);
-    if ((b.spins & 4095) == 0) {
-      uint64_t now = shoal_gpu_clock_ns();
-      if (!t0) t0 = now;
-      else if (now - t0 > SHOAL_GRID_TIMEOUT_NS) shoal_grid_stuck(call, "a block of this PE's grid");
-    }
-  }
+  while (((shoal_scope_load_local(p) ^ old) >> 63) == 0) shoal_scope_wait_spin(&b, &t0, call, "a block of this PE's grid");
 }
 
 /* Orders this thread's memory accesses for the other threads of the GPU:

@@ -76,8 +76,9 @@ __device__ inline void shoal_grid_check(const char *call)
  * form (LL for small messages).  The reductions: collectives/
  * reduce_select.h, with the thresholds of every reduction. */
 typedef enum shoal_grid_algo {
-  SHOAL_GRID_ON_BLOCK0,   /* the block algorithm on block 0 (LL for small messages) */
+  SHOAL_GRID_ON_BLOCK0,   /* the block algorithm on block 0 */
   SHOAL_GRID_PUSH,        /* the data movers: block b pushes its share to every member */
+  SHOAL_GRID_LL,          /* small messages: LL, a lane per block in a user's kernel (else on block 0) */
 } shoal_grid_algo;
 
 /* Can block b address every member's memory directly? */
@@ -90,9 +91,10 @@ __device__ inline bool shoal_grid_direct(const shoal_team *t)
 }
 __device__ inline int shoal_grid_pick_move(const shoal_team *t, int which, size_t nbytes)
 {
-  if (shoal_move_ll_fits(which, shoal_ll_slot(t), t->size, nbytes) || !shoal_grid_direct(t))
-    return SHOAL_GRID_ON_BLOCK0;
-  return SHOAL_GRID_PUSH;
+  /* LL needs no direct check: its fit bounds the team by its tables, and
+   * teams behind the proxy never get here */
+  if (shoal_move_ll_fits(which, shoal_ll_slot(t), t->size, nbytes)) return SHOAL_GRID_LL;
+  return shoal_grid_direct(t) ? SHOAL_GRID_PUSH : SHOAL_GRID_ON_BLOCK0;
 }
 
 /* OpenSHMEM allows dest == source or no overlap. */
@@ -176,13 +178,14 @@ __device__ inline int shoal_grid_move(const char *call, int which, shmem_team_t 
     SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_rcoll_move(call, which, t, dest, src, nbytes, root));
     return 0;
   }
-  if (local && shoal_grid_direct(t) && shoal_move_ll_fits(which, shoal_ll_slot(t), np, nbytes)) {
+  int algo = shoal_grid_pick_move(t, which, nbytes);
+  if (algo == SHOAL_GRID_LL && local) {
     __shared__ shoal_ll ll;   /* LL with a lane per block (collectives/ll.h) */
     shoal_scope s = shoal_grid_scope(true);
     shoal_ll_move(&s, t, &ll, which, dest, src, nbytes, root, call);
     return 0;
   }
-  if (shoal_grid_pick_move(t, which, nbytes) == SHOAL_GRID_ON_BLOCK0) {
+  if (algo != SHOAL_GRID_PUSH) {
     int rc = 0;
     SHOAL_GRID_ON_BLOCK0(t, call, local, {
       if (which == 0) rc = shmemx_broadcastmem_block(team, dest, src, nbytes, root);
