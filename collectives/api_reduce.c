@@ -209,15 +209,23 @@ SHOAL_API int shoalx_coll_reduce_lane(int which, shmem_team_t team, void *dest, 
 }
 
 /* For tests/coll/test_lanes (not a public API): the LL collectives of
- * collectives/ll.h on the CPU.  Bytes per pair LL carries on this team
- * (half a pushbox slot; 0: none). */
-SHOAL_API size_t shoalx_coll_ll_capacity(shmem_team_t team)
+ * collectives/ll.h on the CPU.  Bytes per pair LL carries on this team in
+ * one call (half a pushbox slot; a call of more takes several slots of the
+ * ring, up to half of it; 0: none); *one_slot: what one slot carries. */
+SHOAL_API size_t shoalx_coll_ll_capacity(shmem_team_t team, size_t *one_slot)
 {
+  if (one_slot) *one_slot = 0;
   if (!shoal_team_handle_ok("shoalx_coll_ll_capacity", team)) return 0;
-  return shoal_ll_fits(team, 0) && team->slot >= 0 ? shoal_pushbox_slot_bytes(team) / 2 : 0;
+  if (!shoal_ll_fits(team, 0) || team->slot < 0) return 0;
+  size_t half = shoal_pushbox_slot_bytes(team) / 2;
+  if (one_slot) *one_slot = half;
+  return shoal_ll_span_max(team->pushbox_depth) * half;
 }
-/* Run one as lane `lane` of `nlanes` (one CPU thread each; every PE the
- * same nlanes).  which: 0 broadcast (nbytes from team PE root; in place
+/* Run one as lane `lane` of `nlanes` (one CPU thread each; LL's words go
+ * by index, so the PEs may run different numbers).  A negative nlanes:
+ * -nlanes lanes that do not meet, as an _on_stream kernel's blocks
+ * (collectives/ll.h): the caller makes sure every lane of the previous
+ * call has returned first.  which: 0 broadcast (nbytes from team PE root; in place
  * allowed), 1 fcollect, 2 alltoall (nbytes per member, a whole number of
  * 4-byte words), 3 all-reduce (count elements of `type` (4 or 8 bytes)
  * with `op`, in place allowed), 4 reduce-scatter (the same types; count
@@ -230,6 +238,8 @@ SHOAL_API int shoalx_coll_ll_lane(int which, shmem_team_t team, void *dest, cons
   const char *call = "shoalx_coll_ll_lane";
   if (!shoal_team_handle_ok(call, team)) return -1;
   if (which < 0 || which > 4) shoal_error(call, "argument 'which' = %d must be 0, 1, 2, 3 or 4", which);
+  int local = nlanes > 0;
+  if (!local) nlanes = -nlanes;
   lane_args_check(call, team, lane, nlanes);
   int ti = -1, oi = -1;
   size_t es = 1, bytes = count;
@@ -247,7 +257,7 @@ SHOAL_API int shoalx_coll_ll_lane(int which, shmem_team_t team, void *dest, cons
   }
   if (!shoal_ll_fits(team, bytes))
     shoal_error(call, "argument 'count' = %zu: %zu bytes per pair do not fit the team's LL pushbox (%zu)", count,
-                bytes, shoalx_coll_ll_capacity(team));
+                bytes, shoalx_coll_ll_capacity(team, NULL));
   if (which == 0 && (root < 0 || root >= team->size))
     shoal_error(call, "argument 'root' = %d is out of range: the team has PEs 0..%d", root, team->size - 1);
   size_t dbytes = which == 1 || which == 2 ? bytes * (size_t)team->size : bytes;
@@ -256,7 +266,8 @@ SHOAL_API int shoalx_coll_ll_lane(int which, shmem_team_t team, void *dest, cons
   bool same_ok = which == 0 || which == 3;
   if (bytes && d < s + sbytes && s < d + dbytes && !(same_ok && d == s))
     shoal_error(call, "dest %p and source %p overlap%s", dest, source, same_ok ? " but are not the same array" : "");
-  shoal_scope sc = shoal_scope_make(0, 1, (unsigned)lane, (unsigned)nlanes, 1);
+  shoal_scope sc = shoal_scope_make(0, 1, (unsigned)lane, (unsigned)nlanes, local);
+  sc.fresh = !local;
   shoal_ll ll;
   if (reduction) {
     shoal_reducer r = shoal_reducer_make(ti, oi);

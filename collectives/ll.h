@@ -8,8 +8,13 @@
  * flag), so the receiver polls the data itself: no fence, no separate
  * signal, no meeting -- one one-way latency.  Credits (a sender may be
  * depth pushes ahead) go back in batches, one fence per batch (coll.h's
- * credit channel).  Data of up to half a slot per pair (shoal_ll_fits;
- * the movers and the reduce-scatter stop earlier: reduce_select.h).
+ * credit channel).  A call of more than half a slot per pair takes m
+ * consecutive slots of the pair's ring as one push (pushes k .. k + m - 1,
+ * every word flagged k + 1, wrapping round the ring's end), up to half the
+ * ring (shoal_ll_fits_span: a receiver's credits lag by less than a batch,
+ * so a sender never waits for credits of pushes not yet made).  Where LL
+ * runs, and up to what size, is reduce_select.h's choice (a block: one
+ * slot; a grid whose blocks meet: the span).
  *
  *  - shoal_ll_reduce: all-reduce of 4- and 8-byte types; element i is sent
  *    and then written by the same thread, so dest may be src.
@@ -31,10 +36,14 @@
  * Scope: the threads of a lane claim the slots (waiting for credits), a
  * pair each, into the lane's shoal_ll (GPU: __shared__), the lane meets
  * once, every thread moves its words, the lane meets once more and lane 0
- * counts the pushes and gives the credits (again a pair per thread).  A GPU block is one lane (gpu_x.h; a
- * grid runs it on block 0, gpu_grid.h).  k lanes (tests/coll/test_lanes:
- * k CPU threads) split the words, and meet locally at entry and exit: the
- * pair counters are the PE's, counted once by lane 0.
+ * counts the pushes and gives the credits (again a pair per thread).  A
+ * GPU block is one lane (gpu_x.h).  k lanes split the words: a user's grid
+ * (gpu_grid.h) and tests/coll/test_lanes (k CPU threads) meet locally at
+ * entry and exit, and lane 0 counts (the pair counters are the PE's); the
+ * lanes of an _on_stream kernel (gpu_x.h) do not meet -- the kernel
+ * starts after the previous call's, and its last lane to finish counts.
+ * Words go by index, whoever sends them, so the members need not run
+ * the same number of lanes.
  *
  * A slot must only ever be written by LL pushes: stale data of another
  * push could carry the expected flag.  A GPU's teams have their own
@@ -48,58 +57,98 @@
 
 #include "reduce_combine.h"
 
-/* A lane's view of this call's slots, by team PE. */
+/* A lane's view of this call's slots, by team PE: where the call's first
+ * word goes (comes from), and how many words are left before the ring's
+ * end (a call of several slots wraps round to the ring's start). */
 typedef struct shoal_ll {
-  uint64_t *out[SHOAL_SCOPE_MAX_PEERS];       /* my slot on that peer */
-  const uint64_t *in[SHOAL_SCOPE_MAX_PEERS];  /* its slot on me */
+  uint64_t *out[SHOAL_SCOPE_MAX_PEERS];       /* my first slot on that peer */
+  const uint64_t *in[SHOAL_SCOPE_MAX_PEERS];  /* its first slot on me */
   uint32_t flag_out[SHOAL_SCOPE_MAX_PEERS], flag_in[SHOAL_SCOPE_MAX_PEERS];
+  uint32_t room_out[SHOAL_SCOPE_MAX_PEERS], room_in[SHOAL_SCOPE_MAX_PEERS];
+  uint32_t ring;                              /* words in a sender's ring */
+  int last;                                   /* lanes that do not meet: this one finished last */
 } shoal_ll;
 
-/* LL can carry bytes_per_pair on a team of team_size whose pushbox slots
- * hold slot bytes (0: no pushbox): a word takes 8 bytes of slot. */
+/* LL can carry bytes_per_pair in one slot on a team of team_size whose
+ * pushbox slots hold slot bytes (0: no pushbox): a word takes 8 bytes. */
 SHOAL_SELECT_FN bool shoal_ll_fits_slot(size_t slot, int team_size, size_t bytes_per_pair)
 {
   return slot && 2 * bytes_per_pair <= slot && team_size <= SHOAL_SCOPE_MAX_PEERS;
 }
+/* Slots a call of bytes_per_pair takes (at least one; a call of one slot,
+ * the small calls' case, without a division). */
+SHOAL_SELECT_FN size_t shoal_ll_call_slots(size_t slot, size_t bytes_per_pair)
+{
+  size_t w = 2 * bytes_per_pair;
+  return w <= slot ? 1 : (w + slot - 1) / slot;
+}
+/* The most slots one call may take on rings of depth slots: half the ring
+ * (shoal_ll_consumed's batch; the header says why). */
+SHOAL_SELECT_FN size_t shoal_ll_span_max(int depth) { return depth >= 2 ? (size_t)depth / 2 : 1; }
+/* LL can carry bytes_per_pair in at most `span` slots of the ring. */
+SHOAL_SELECT_FN bool shoal_ll_fits_span(size_t slot, size_t span, int team_size, size_t bytes_per_pair)
+{
+  return slot && team_size <= SHOAL_SCOPE_MAX_PEERS && 2 * bytes_per_pair <= span * slot;
+}
+/* k mod d, without a division where d is a power of two (the GPU's rings:
+ * a 64-bit division is a long subroutine on the claims' path). */
+SHOAL_FN uint64_t shoal_ll_mod(uint64_t k, uint64_t d) { return (d & (d - 1)) == 0 ? k & (d - 1) : k % d; }
 /* The slot LL's pushes land in on team t (0: no pushbox). */
 SHOAL_FN size_t shoal_ll_slot(const shoal_team *t) { return t->pushbox ? t->pushbox_slot : 0; }
+/* What the protocol carries on team t (any scope: the selection narrows it). */
 SHOAL_FN bool shoal_ll_fits(const shoal_team *t, size_t bytes_per_pair)
 {
-  return shoal_ll_fits_slot(shoal_ll_slot(t), t->size, bytes_per_pair);
+  return shoal_ll_fits_span(shoal_ll_slot(t), shoal_ll_span_max(t->pushbox_depth), t->size, bytes_per_pair);
+}
+SHOAL_FN size_t shoal_ll_slots(const shoal_team *t, size_t bytes_per_pair)
+{
+  return shoal_ll_call_slots(t->pushbox_slot, bytes_per_pair);
 }
 /* Byte collectives go LL in whole 4-byte words. */
 SHOAL_SELECT_FN bool shoal_ll_words(size_t nbytes) { return (nbytes & 3) == 0; }
 
 /* ---- the pair protocol: claims and credits ---------------------------------- */
-/* A thread of a lane: the slot of mine on team PE q that this call's push
- * goes to, once q has credited the push that used it depth pushes ago.
- * Counted by shoal_ll_count. */
-SHOAL_FN void shoal_ll_claim_out(shoal_team *t, shoal_ll *ll, int q, const char *call)
+/* Push k's slot in team PE `sender`'s ring (shoal_pushbox_ring's), and the
+ * words left in the ring from it on. */
+SHOAL_FN char *shoal_ll_ring_at(const shoal_team *t, int sender, uint64_t k, uint32_t *room)
+{
+  size_t depth = (size_t)t->pushbox_depth, at = (size_t)shoal_ll_mod(k, depth);
+  size_t ring = (size_t)(t->pushbox_by_world ? shoal_team_world_pe(t, sender) : sender);
+  *room = (uint32_t)((depth - at) * (t->pushbox_slot / 8));
+  return t->pushbox + (ring * depth + at) * t->pushbox_slot;
+}
+
+/* A thread of a lane: the m slots of mine on team PE q that this call's
+ * push goes to, once q has credited the pushes that used them depth pushes
+ * ago.  Counted by shoal_ll_count. */
+SHOAL_FN void shoal_ll_claim_out(shoal_team *t, shoal_ll *ll, int q, uint64_t m, const char *call)
 {
   int pe = shoal_team_world_pe(t, q);
   uint64_t k = shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[pe], depth = (uint64_t)t->pushbox_depth;
-  if (k + 1 > depth)
-    shoal_dev_uint64_wait_until(&shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[pe], SHMEM_CMP_GE, k + 1 - depth);
-  char *slot = shoal_pushbox_ring(t, t->my_pe, k);
+  if (k + m > depth)
+    shoal_dev_uint64_wait_until(&shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[pe], SHMEM_CMP_GE, k + m - depth);
+  char *slot = shoal_ll_ring_at(t, t->my_pe, k, &ll->room_out[q]);
   ll->flag_out[q] = (uint32_t)(k + 1);
   ll->out[q] = (uint64_t *)shoal_dev_ptr(slot, pe);
   if (SHOAL_UNLIKELY(!ll->out[q])) shoal_scope_unmapped(call, slot, pe);
 }
-/* A thread of a lane: the slot team PE q's push of this call lands in. */
+/* A thread of a lane: the slots team PE q's push of this call lands in. */
 SHOAL_FN void shoal_ll_claim_in(shoal_team *t, shoal_ll *ll, int q)
 {
   uint64_t k = shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[shoal_team_world_pe(t, q)];
   ll->flag_in[q] = (uint32_t)(k + 1);
-  ll->in[q] = (const uint64_t *)shoal_pushbox_ring(t, q, k);
+  ll->in[q] = (const uint64_t *)shoal_ll_ring_at(t, q, k, &ll->room_in[q]);
 }
 
-/* One push consumed from team PE q; q hears of it every `batch`, behind one
- * fence for all (*fenced). */
-SHOAL_FN void shoal_ll_consumed(shoal_team *t, int q, bool *fenced)
+/* m pushes consumed from team PE q; q hears of them each time the count
+ * passes a multiple of `batch`, behind one fence for all (*fenced). */
+SHOAL_FN void shoal_ll_consumed(shoal_team *t, int q, uint64_t m, bool *fenced)
 {
-  uint64_t batch = t->pushbox_depth >= 2 ? (uint64_t)t->pushbox_depth / 2 : 1;
-  uint64_t c = ++shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[shoal_team_world_pe(t, q)];
-  if (c % batch) return;
+  uint64_t batch = shoal_ll_span_max(t->pushbox_depth);
+  uint64_t *sent = &shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[shoal_team_world_pe(t, q)];
+  uint64_t c0 = *sent, c = c0 + m;
+  *sent = c;
+  if (c - shoal_ll_mod(c, batch) <= c0) return;   /* no multiple of batch in (c0, c] */
   if (!*fenced) {
     shoal_coll_fence();
     *fenced = true;
@@ -114,51 +163,70 @@ SHOAL_FN void shoal_ll_consumed(shoal_team *t, int q, bool *fenced)
  * takes the same pair in every call, so its counts need no other ordering. */
 
 /* Lane 0, after every thread of every lane is done with the slots: count
- * the pushes of this call (root < 0: to and from every other member; else
- * the root's to the others). */
-SHOAL_FN void shoal_ll_count(const shoal_scope *s, shoal_team *t, int root)
+ * the m pushes per pair of this call (root < 0: to and from every other
+ * member; else the root's to the others). */
+SHOAL_FN void shoal_ll_count(const shoal_scope *s, shoal_team *t, int root, uint64_t m)
 {
   int np = t->size, me = t->my_pe;
   bool fenced = false;
   for (unsigned j = s->tid; j + 1 < (unsigned)np; j += s->nthreads) {
     int q = (me + 1 + (int)j) % np;
-    if (root < 0 || me == root) shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[shoal_team_world_pe(t, q)]++;
-    if (root < 0 || q == root) shoal_ll_consumed(t, q, &fenced);
+    if (root < 0 || me == root) shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[shoal_team_world_pe(t, q)] += m;
+    if (root < 0 || q == root) shoal_ll_consumed(t, q, m, &fenced);
   }
 }
 
-/* Entry: the lane's slots claimed (root < 0: every pair; else the root's
- * pushes), every thread of the lane sees them. */
-SHOAL_FN void shoal_ll_open(const shoal_scope *s, shoal_team *t, shoal_ll *ll, int root, const char *call)
+/* Entry: the lane's m slots per pair claimed (root < 0: every pair; else
+ * the root's pushes), every thread of the lane sees them.  Lanes that meet
+ * locally (a user's grid, the CPU's test lanes) wait for the lane that
+ * counted the previous call; lanes that do not are a fresh kernel's (an
+ * _on_stream kernel: the previous call's kernel ended first). */
+SHOAL_FN void shoal_ll_open(const shoal_scope *s, shoal_team *t, shoal_ll *ll, int root, uint64_t m,
+                            const char *call)
 {
   int np = t->size, me = t->my_pe;
-  if (s->nlanes > 1) shoal_scope_sync_local(s, t, call);   /* lane 0 has counted the previous call */
+  if (s->nlanes > 1 && s->local) shoal_scope_sync_local(s, t, call);
+  if (s->tid == 0) ll->ring = (uint32_t)((size_t)t->pushbox_depth * (t->pushbox_slot / 8));
   for (unsigned j = s->tid; j + 1 < (unsigned)np; j += s->nthreads) {
     int q = (me + 1 + (int)j) % np;
-    if (root < 0 || me == root) shoal_ll_claim_out(t, ll, q, call);
+    if (root < 0 || me == root) shoal_ll_claim_out(t, ll, q, m, call);
     if (root < 0 || q == root) shoal_ll_claim_in(t, ll, q);
   }
   shoal_scope_sync_lane(s);
 }
-/* Exit: every thread has read its words; count the call. */
-SHOAL_FN void shoal_ll_close(const shoal_scope *s, shoal_team *t, int root, const char *call)
+/* Exit: every thread has read its words; count the call: lane 0 after the
+ * lanes meet, or, where they do not (a fresh kernel's), the last lane to
+ * finish -- nobody waits for the others. */
+SHOAL_FN void shoal_ll_close(const shoal_scope *s, shoal_team *t, shoal_ll *ll, int root, uint64_t m,
+                             const char *call)
 {
+  if (s->nlanes > 1 && !s->local) {
+    shoal_scope_sync_lane(s);
+    if (s->tid == 0) ll->last = shoal_scope_arrive_last(s, t);
+    shoal_scope_sync_lane(s);
+    if (ll->last) shoal_ll_count(s, t, root, m);
+    return;
+  }
   if (s->nlanes > 1) shoal_scope_sync_local(s, t, call);
   else shoal_scope_sync_lane(s);
-  if (s->lane == 0) shoal_ll_count(s, t, root);
+  if (s->lane == 0) shoal_ll_count(s, t, root, m);
 }
 
 /* ---- the word transport ------------------------------------------------------ */
-/* Word i of my push to team PE q: data and flag in one 8-byte store. */
+/* Word i of my push to team PE q: data and flag in one 8-byte store (past
+ * the ring's end, from its start). */
 SHOAL_FN void shoal_ll_put(const shoal_ll *ll, int q, size_t i, uint32_t w)
 {
-  shoal_store_relaxed(&ll->out[q][i], (uint64_t)ll->flag_out[q] << 32 | w);
+  uint64_t *p = ll->out[q] + i;
+  if (SHOAL_UNLIKELY(i >= ll->room_out[q])) p -= ll->ring;
+  shoal_store_relaxed(p, (uint64_t)ll->flag_out[q] << 32 | w);
 }
 
 /* Word i of team PE q's push to me, once its flag says it is this call's. */
 SHOAL_FN uint32_t shoal_ll_get(const shoal_ll *ll, int q, size_t i)
 {
-  const uint64_t *p = &ll->in[q][i];
+  const uint64_t *p = ll->in[q] + i;
+  if (SHOAL_UNLIKELY(i >= ll->room_in[q])) p -= ll->ring;
   uint64_t v = shoal_load_relaxed(p);
   shoal_backoff b = SHOAL_BACKOFF_INIT;
   while ((uint32_t)(v >> 32) != ll->flag_in[q]) {
@@ -257,14 +325,15 @@ SHOAL_FN void shoal_ll_reduce(const shoal_scope *s, shoal_team *t, shoal_ll *ll,
   unsigned nt = s->nthreads;
   size_t lo, hi;
   shoal_scope_share(n, s->lane, s->nlanes, &lo, &hi);
-  shoal_ll_open(s, t, ll, -1, call);
+  uint64_t m = shoal_ll_slots(t, n * es);
+  shoal_ll_open(s, t, ll, -1, m, call);
   for (size_t i = lo + s->tid; i < hi; i += nt) {
     uint64_t e = shoal_ll_elem_load((const char *)src + i * es, W);
     for (int k = 1; k < np; k++)
       for (unsigned j = 0; j < W; j++) shoal_ll_put(ll, (me + k) % np, i * W + j, shoal_ll_elem_word(e, j));
   }
   shoal_ll_combine(s, t, ll, r, dest, src, lo, hi);
-  shoal_ll_close(s, t, -1, call);
+  shoal_ll_close(s, t, ll, -1, m, call);
 }
 
 /* Reduce-scatter of 4- or 8-byte elements (the reducer's): dest (n
@@ -283,7 +352,8 @@ SHOAL_FN void shoal_ll_reduce_scatter(const shoal_scope *s, shoal_team *t, shoal
   unsigned nt = s->nthreads;
   size_t lo, hi;
   shoal_scope_share(n, s->lane, s->nlanes, &lo, &hi);
-  shoal_ll_open(s, t, ll, -1, call);
+  uint64_t m = shoal_ll_slots(t, n * es);
+  shoal_ll_open(s, t, ll, -1, m, call);
   for (size_t i = lo + s->tid; i < hi; i += nt)
     for (int k = 1; k < np; k += 4) {   /* four peers' elements loaded before any is sent */
       int m = np - k < 4 ? np - k : 4;
@@ -295,7 +365,7 @@ SHOAL_FN void shoal_ll_reduce_scatter(const shoal_scope *s, shoal_team *t, shoal
           for (unsigned j = 0; j < W; j++) shoal_ll_put(ll, (me + k + g) % np, i * W + j, shoal_ll_elem_word(e[g], j));
     }
   shoal_ll_combine(s, t, ll, r, dest, (const char *)src + (size_t)me * n * es, lo, hi);
-  shoal_ll_close(s, t, -1, call);
+  shoal_ll_close(s, t, ll, -1, m, call);
 }
 
 /* The words of fcollect and alltoall (below) with `aligned` a constant in
@@ -339,13 +409,14 @@ SHOAL_FN void shoal_ll_exchange(const shoal_scope *s, shoal_team *t, shoal_ll *l
                                 size_t nbytes, bool alltoall, const char *call)
 {
   size_t nw = nbytes / 4, lo, hi;
+  uint64_t m = shoal_ll_slots(t, nbytes);
   shoal_scope_share(nw, s->lane, s->nlanes, &lo, &hi);
-  shoal_ll_open(s, t, ll, -1, call);
+  shoal_ll_open(s, t, ll, -1, m, call);
   if ((((uintptr_t)src | (uintptr_t)dest) & 3) == 0)
     shoal_ll_exchange_words(s, t, ll, dest, src, nw, lo, hi, alltoall, true);
   else
     shoal_ll_exchange_words(s, t, ll, dest, src, nw, lo, hi, alltoall, false);
-  shoal_ll_close(s, t, -1, call);
+  shoal_ll_close(s, t, ll, -1, m, call);
 }
 
 /* The broadcast's words, `aligned` as in shoal_ll_exchange_words. */
@@ -370,15 +441,16 @@ SHOAL_FN void shoal_ll_broadcast(const shoal_scope *s, shoal_team *t, shoal_ll *
                                  size_t nbytes, int root, const char *call)
 {
   size_t nw = nbytes / 4, lo, hi;
+  uint64_t m = shoal_ll_slots(t, nbytes);
   shoal_scope_share(nw, s->lane, s->nlanes, &lo, &hi);
-  shoal_ll_open(s, t, ll, root, call);
+  shoal_ll_open(s, t, ll, root, m, call);
   /* src is only read on the root: elsewhere its alignment does not matter */
   uintptr_t a = (uintptr_t)dest | (t->my_pe == root ? (uintptr_t)src : 0);
   if ((a & 3) == 0)
     shoal_ll_broadcast_words(s, t, ll, dest, src, lo, hi, root, true);
   else
     shoal_ll_broadcast_words(s, t, ll, dest, src, lo, hi, root, false);
-  shoal_ll_close(s, t, root, call);
+  shoal_ll_close(s, t, ll, root, m, call);
 }
 
 /* which: 0 broadcast, 1 fcollect, 2 alltoall (the GPU's numbering). */

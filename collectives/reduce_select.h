@@ -21,9 +21,11 @@
  * pushbox slot (shoal_reduce_ll_fits): the all-reduce's whole vector, the
  * reduce-scatter's one block per member (each member pushes block q of its
  * own source to q, which reduces it in team order; the source need not be
- * symmetric).  One one-way latency instead of two meetings; it runs on
- * one block (a grid: block 0 between two grid barriers), so _on_stream's
- * one-block kernel reaches it below the grid's threshold (the table).
+ * symmetric).  One one-way latency instead of two meetings.  A block
+ * (and _on_stream's one-block LL kernel, below the grid's threshold) takes
+ * it where the data fits one slot; a grid whose blocks meet (a user's
+ * kernel) spreads the words over its blocks and takes it up to
+ * SHOAL_GPU_LL_GRID_MAX, a call taking several slots of the ring (ll_span).
  *
  * Teams whose members are all reachable by load/store (at most
  * SHOAL_SCOPE_MAX_PEERS) run the algorithms at a scope (reduce_oneshot.h,
@@ -86,6 +88,26 @@
  * 8.50 for twice the bytes on an H100; at 4 PEs as fast or faster
  * (bench/RESULTS.md, session 15). */
 #define SHOAL_GPU_LL_ALLTOALL_MAX (4u << 10)
+/* A grid whose blocks meet (a user's kernel) spreads LL's words over every
+ * block, and a call may take several slots of the ring (collectives/ll.h):
+ * every collective takes LL there up to this many bytes per pair, within
+ * half the team's ring (SHOAL_GPU_LL_BYTES sizes it). */
+#define SHOAL_GPU_LL_GRID_MAX (256u << 10)
+/* _on_stream: LL's kernel over several blocks, each a lane with its share
+ * of the words and no grid barrier (the kernel is fresh, and its last
+ * block to finish counts the call: collectives/ll.h), where the data per
+ * pair does not fit one slot but half the ring, up to this many bytes per
+ * pair (SHOAL_GPU_STREAM_LL_MAX overrides it), each block taking
+ * SHOAL_GPU_LL_BLOCK_BYTES of them; ahead of the grid kernel. */
+#define SHOAL_GPU_LL_STREAM_MAX (256u << 10)
+#define SHOAL_GPU_LL_BLOCK_BYTES (4u << 10)
+/* The data movers take LL's grid kernel only from this many bytes per
+ * pair: at 16 KB per pair and 4 PEs it lost to the one-block push (4 H200:
+ * fcollect 10.7 against 10.1 us, alltoall 11.4 against 10.2), from 32 KB
+ * it wins (2 H200: 32 KB 8.8-9.2 against 9.6-9.9; 4 H200: 64 KB 12.5-13.2
+ * against 13.7-14.5; bench/RESULTS.md session 20).  The reductions, whose
+ * other forms meet twice, take it from where one block's LL stops. */
+#define SHOAL_GPU_LL_STREAM_MOVE_MIN (32u << 10)
 /* Teams that span nodes (the layout allows hier): the hierarchical
  * all-reduce up to this many bytes of vector; beyond, the flat choice.
  * No limit: on an idle machine it won at every size from 8 B to 4 MB
@@ -116,6 +138,7 @@ typedef enum shoal_allreduce_algo {
   SHOAL_REDUCE_REFUSE,    /* bad input (a GPU's private source where peers must read it) */
   SHOAL_REDUCE_RING,      /* the chunked ring at a scope (reduce_ring.h): what RING runs on load/store teams */
   SHOAL_REDUCE_LAUNCH_LL, /* _on_stream: the one-block kernel of LL alone (gpu_x.h) */
+  SHOAL_REDUCE_LAUNCH_LL_GRID,   /* _on_stream: LL's kernel over several blocks (gpu_x.h) */
 } shoal_allreduce_algo;
 
 /* Where the reduction is called from (the scope it runs at). */
@@ -140,8 +163,11 @@ typedef struct shoal_reduce_ask {
   size_t pushbox_slot, scratch;   /* the team's (shoal_pushbox_slot_bytes, shoal_coll_scratch_size) */
   bool hier;           /* the team's node layout allows the hierarchical algorithm (teams/team.h) */
   size_t grid_min;     /* _on_stream: the table's (0), or the host's tuning override */
+  size_t ll_stream_max;   /* _on_stream: LL's grid kernel up to this many bytes per pair (0: none) */
   bool ll_apart;       /* the _on_stream one-block kernel: LL has a kernel of its own
                         * (SHOAL_REDUCE_LAUNCH_LL), so this one never takes it */
+  size_t ll_span;      /* slots of the LL ring a call may take per pair: 0 or 1 (one block),
+                        * more for a grid whose blocks meet (shoal_ll_span_max) */
 } shoal_reduce_ask;
 
 /* The channel algorithm (never AUTO), given what the team can do:
@@ -180,16 +206,22 @@ SHOAL_SELECT_FN int shoal_allreduce_pick_ask(const shoal_reduce_ask *a)
 SHOAL_SELECT_FN bool shoal_reduce_ll_fits(const shoal_reduce_ask *a)
 {
   size_t bytes = a->count * a->es;
-  return !a->ll_apart && (a->es == 4 || a->es == 8) && shoal_ll_fits_slot(a->pushbox_slot, a->team_size, bytes) &&
-         (!a->scatter || bytes <= SHOAL_GPU_LL_MOVE_MAX);
+  if (a->ll_apart || (a->es != 4 && a->es != 8)) return false;
+  if (a->ll_span > 1)   /* a grid whose blocks meet */
+    return shoal_ll_fits_span(a->pushbox_slot, a->ll_span, a->team_size, bytes) && bytes <= SHOAL_GPU_LL_GRID_MAX;
+  return shoal_ll_fits_slot(a->pushbox_slot, a->team_size, bytes) && (!a->scatter || bytes <= SHOAL_GPU_LL_MOVE_MAX);
 }
 
 /* The data movers (which: 0 broadcast, 1 fcollect, 2 alltoall; bytes: each
- * member's block) take LL on a team whose LL slot is `slot` (0: none): the
- * kernels' choice and the host's launch (shoal_move_select_launch) alike. */
-SHOAL_SELECT_FN bool shoal_move_ll_fits(int which, size_t slot, int team_size, size_t bytes)
+ * member's block) take LL on a team whose LL slot is `slot` (0: none), a
+ * call taking at most `span` slots of the ring (1: one block; more: a grid
+ * whose blocks meet): the kernels' choice and the host's launch
+ * (shoal_move_select_launch) alike. */
+SHOAL_SELECT_FN bool shoal_move_ll_fits(int which, size_t slot, size_t span, int team_size, size_t bytes)
 {
-  return shoal_ll_fits_slot(slot, team_size, bytes) && shoal_ll_words(bytes) &&
+  if (!shoal_ll_words(bytes)) return false;
+  if (span > 1) return shoal_ll_fits_span(slot, span, team_size, bytes) && bytes <= SHOAL_GPU_LL_GRID_MAX;
+  return shoal_ll_fits_slot(slot, team_size, bytes) &&
          bytes <= (which == 2 ? SHOAL_GPU_LL_ALLTOALL_MAX : SHOAL_GPU_LL_MOVE_MAX);
 }
 
@@ -210,15 +242,20 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
   if (a->where == SHOAL_AT_STREAM) {   /* the grid kernel reads the peers' sources in the GPU heap */
     size_t sbytes = a->scatter ? bytes * (size_t)a->team_size : bytes;
     size_t grid_min = a->grid_min ? a->grid_min : a->scatter ? SHOAL_GPU_SCATTER_GRID_MIN : SHOAL_GPU_ALLREDUCE_GRID_MIN;
-    if (a->team_size > 0 && sbytes >= grid_min && a->src_sym && !(a->scatter && a->in_place))
-      return SHOAL_REDUCE_LAUNCH_GRID;
-    /* LL's kernel where a block's choice (SHOAL_AT_BLOCK below) is
-     * certainly LL: pushbox_slot is the team's LL slot (0: LL cannot run);
-     * a forced ring goes first for the all-reduce there where it fits
-     * (which rests on dest), so then the one-block kernel picks, without
-     * LL (ll_apart) */
-    if ((a->scatter || a->forced != SHOAL_ALLREDUCE_RING) && shoal_reduce_ll_fits(a)) return SHOAL_REDUCE_LAUNCH_LL;
-    return SHOAL_REDUCE_LAUNCH_BLOCK;
+    bool grid = a->team_size > 0 && sbytes >= grid_min && a->src_sym && !(a->scatter && a->in_place);
+    /* LL's kernels where a block's (a grid's) choice, SHOAL_AT_BLOCK below
+     * with span 1 (the team's), is certainly LL: pushbox_slot is the
+     * team's LL slot (0: LL cannot run); a forced ring goes first for the
+     * all-reduce there where it fits (which rests on dest), so then the
+     * one-block kernel picks, without LL (ll_apart) */
+    bool ll_ok = a->scatter || a->forced != SHOAL_ALLREDUCE_RING;
+    shoal_reduce_ask one = *a;
+    one.ll_span = 1;
+    bool ll_block = ll_ok && shoal_reduce_ll_fits(&one);
+    if (!grid && ll_block) return SHOAL_REDUCE_LAUNCH_LL;
+    if (ll_ok && !ll_block && a->ll_span > 1 && bytes <= a->ll_stream_max && shoal_reduce_ll_fits(a))
+      return SHOAL_REDUCE_LAUNCH_LL_GRID;
+    return grid ? SHOAL_REDUCE_LAUNCH_GRID : SHOAL_REDUCE_LAUNCH_BLOCK;
   }
   if (a->scatter) {
     /* a GPU block or grid: LL where one member's block fits (any source:
@@ -259,13 +296,23 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
  * the GPU heap; below, one block: LL's kernel, whose every thread polls a
  * few words, where LL carries the block (ll_slot: the team's LL slot, 0
  * where LL cannot run), else the push's kernel of fewer threads, which
- * keep their state in registers (gpu_x.h: SHOAL_GPU_PUSH_THREADS). */
+ * keep their state in registers (gpu_x.h: SHOAL_GPU_PUSH_THREADS).  LL's
+ * grid kernel goes before both where one block's LL does not fit but
+ * half the team's ring does (ll_span: its slots, 0 or 1: none), up to
+ * ll_stream_max bytes per pair. */
 SHOAL_SELECT_FN int shoal_move_select_launch(int which, size_t bytes, bool dest_sym, size_t ll_slot,
-                                             int team_size, size_t grid_min)
+                                             size_t ll_span, size_t ll_stream_max, int team_size,
+                                             size_t grid_min)
 {
-  if (bytes >= (grid_min ? grid_min : SHOAL_GPU_MOVE_GRID_MIN) && dest_sym) return SHOAL_REDUCE_LAUNCH_GRID;
-  if (shoal_move_ll_fits(which, ll_slot, team_size, bytes)) return SHOAL_REDUCE_LAUNCH_LL;
-  return SHOAL_REDUCE_LAUNCH_BLOCK;
+  bool grid = bytes >= (grid_min ? grid_min : SHOAL_GPU_MOVE_GRID_MIN) && dest_sym;
+  bool ll_block = shoal_move_ll_fits(which, ll_slot, 1, team_size, bytes);
+  if (!grid && ll_block) return SHOAL_REDUCE_LAUNCH_LL;
+  /* LL's grid kernel (any dest), where a block's LL does not fit and
+   * from SHOAL_GPU_LL_STREAM_MOVE_MIN */
+  if (!ll_block && ll_span > 1 && bytes >= SHOAL_GPU_LL_STREAM_MOVE_MIN && bytes <= ll_stream_max &&
+      shoal_move_ll_fits(which, ll_slot, ll_span, team_size, bytes))
+    return SHOAL_REDUCE_LAUNCH_LL_GRID;
+  return grid ? SHOAL_REDUCE_LAUNCH_GRID : SHOAL_REDUCE_LAUNCH_BLOCK;
 }
 
 /* Does the choice rest on whether source and dest are symmetric?  Not

@@ -326,6 +326,23 @@ SHOAL_FN void shoal_scope_sync_local(const shoal_scope *s, shoal_team *t, const 
   shoal_scope_sync_lane(s);
 }
 
+/* Thread 0 of a lane that is done (its threads too): arrive at the grid
+ * barrier's word without waiting; true for the last lane of this PE to
+ * arrive, which then sees what the others did before they arrived (their
+ * adds flip no bit; the last one's flips the top bit, as in the barrier
+ * above).  For lanes that never meet locally (a fresh kernel's), where
+ * one of them must act once all are done. */
+SHOAL_FN bool shoal_scope_arrive_last(const shoal_scope *s, shoal_team *t)
+{
+  uint64_t *w = &shoal_scope_words(t)[SHOAL_GRID_COUNT];
+  uint64_t add = s->lane == 0 ? ((uint64_t)1 << 63) - (s->nlanes - 1) : 1;
+  shoal_scope_fence_local();
+  uint64_t old = shoal_scope_add_local(w, add);
+  bool last = ((old ^ (old + add)) >> 63) != 0;
+  if (last) shoal_scope_fence_local();
+  return last;
+}
+
 /* My arrival at lane b's meeting, on team PE q. */
 SHOAL_FN void shoal_scope_arrive(shoal_team *t, uint64_t *arrivals, int q, const char *call)
 {
@@ -467,9 +484,23 @@ SHOAL_FN void shoal_scope_leave(const shoal_scope *s, shoal_team *t, const char 
   else shoal_scope_sync_lane(s);
 }
 
-/* The share [lo, hi) of `units` that chunk c of `chunks` owns. */
+/* The share [lo, hi) of `units` that chunk c of `chunks` owns.  One chunk
+ * (a block's lane) without a division, and a 32-bit division where the
+ * products fit: a 64-bit one is a long subroutine on a GPU, on the path
+ * of every small call. */
 SHOAL_FN void shoal_scope_share(size_t units, size_t c, size_t chunks, size_t *lo, size_t *hi)
 {
+  if (chunks == 1) {
+    *lo = 0;
+    *hi = units;
+    return;
+  }
+  if (units < ((size_t)1 << 22) && chunks <= ((size_t)1 << 10)) {   /* units x chunks < 2^32 */
+    uint32_t u = (uint32_t)units, k = (uint32_t)c, n = (uint32_t)chunks;
+    *lo = u * k / n;
+    *hi = u * (k + 1) / n;
+    return;
+  }
   *lo = units * c / chunks;
   *hi = units * (c + 1) / chunks;
 }

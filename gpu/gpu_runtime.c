@@ -32,6 +32,7 @@ static struct {
   char *llbox;         /* a pushbox per team slot for the kernels' LL collectives */
   size_t llbox_bytes;  /* per team slot (SHOAL_GPU_LL_BYTES; 0: the team scratch's) */
   size_t ll_slot[SHOAL_GPU_MAX_TEAMS];   /* each device team's LL slot (shoalx_gpu_team_ll_slot) */
+  size_t ll_span[SHOAL_GPU_MAX_TEAMS];   /* and the most slots an LL call may take (shoalx_gpu_team_ll_span) */
   char **peer;         /* [n_pes] peers' heaps as mapped here (host copy) */
   char **peer_dev;     /* the same table in device memory */
   shoal_team *team_dev;
@@ -128,16 +129,23 @@ static void team_to_device(const shoal_team *t)
   d.gpu_proxied = 0;
   for (int i = 0; i < t->size; i++)
     if (!g.peer[shoal_team_world_pe(t, i)]) d.gpu_proxied = 1;
-  /* Kernels' LL collectives carry up to half a slot per pair.  A box of
-   * its own per team, larger than the team scratch's pushbox, lets them
+  /* Kernels' LL collectives carry up to half a slot per pair in a block,
+   * up to half a sender's ring in a grid (collectives/ll.h).  A box of
+   * its own per team, larger than the team scratch's pushbox: slots that
    * take messages up to SHOAL_GPU_LL_PUSH_MAX bytes per PE (to all peers
-   * together): one one-way latency instead of the push's two meetings.
-   * Teams behind the proxy keep the scratch's pushbox (no LL there). */
+   * together), as many per sender as the box holds (a power of two, at
+   * least SHOAL_PUSHBOX_DEPTH): one one-way latency instead of the push's
+   * two meetings.  Teams behind the proxy keep the scratch's pushbox (no LL
+   * there). */
   if (g.llbox && t->size > 1 && !d.gpu_proxied) {
-    size_t per_sender = g.llbox_bytes / (size_t)t->size;
-    size_t ll_cap = 2 * (size_t)SHOAL_PUSHBOX_DEPTH * SHOAL_GPU_LL_PUSH_MAX / (size_t)(t->size - 1);
+    size_t per_sender = (g.llbox_bytes / (size_t)t->size) & ~(size_t)15;
+    size_t ll_cap = 2 * SHOAL_GPU_LL_PUSH_MAX / (size_t)(t->size - 1);
+    size_t slot = per_sender / SHOAL_PUSHBOX_DEPTH < ll_cap ? per_sender / SHOAL_PUSHBOX_DEPTH : ll_cap;
+    int depth = SHOAL_PUSHBOX_DEPTH;   /* a power of two: the claims' ring index is a mask (ll.h) */
+    slot &= ~(size_t)15;
+    while (slot && per_sender / (size_t)(2 * depth) >= slot) depth *= 2;
     d.pushbox = g.llbox + (size_t)t->slot * g.llbox_bytes;
-    shoal_team_pushbox_shape(&d, (per_sender < ll_cap ? per_sender : ll_cap) & ~(size_t)15, SHOAL_PUSHBOX_DEPTH);
+    shoal_team_pushbox_shape(&d, slot ? slot * (size_t)depth : per_sender, depth);
   }
   /* GPU heaps of a node are always mapped to each other (else shmem_init
    * failed), whatever SHOAL_TRANSPORT says for the host heaps: the layout
@@ -149,6 +157,8 @@ static void team_to_device(const shoal_team *t)
                 d.hier ? "hierarchical" : "flat", d.hier ? "hierarchical" : "flat", d.hier ? "hierarchical" : "flat");
   d.parent = NULL;
   g.ll_slot[t->slot] = d.pushbox && !d.gpu_proxied ? d.pushbox_slot : 0;
+  /* half the ring (collectives/ll.h: shoal_ll_span_max) */
+  g.ll_span[t->slot] = !g.ll_slot[t->slot] ? 0 : d.pushbox_depth >= 2 ? (size_t)d.pushbox_depth / 2 : 1;
   GPU_CK("shmem_init", "copying a team to the GPU",
          shoal_gpu_v_memcpy(&g.team_dev[t->slot], &d, sizeof d));
   g.img.team_key[t->slot] = t;
@@ -316,6 +326,13 @@ SHOAL_API size_t shoalx_gpu_team_ll_slot(shmem_team_t team)
   const shoal_team *t = (const shoal_team *)team;
   if (!g.on || !t || t->slot < 0 || t->slot >= g.img.n_slots || g.img.team_key[t->slot] != t) return 0;
   return g.ll_slot[t->slot];
+}
+/* The most slots of the ring one LL call may take on team (0: no LL). */
+SHOAL_API size_t shoalx_gpu_team_ll_span(shmem_team_t team)
+{
+  const shoal_team *t = (const shoal_team *)team;
+  if (!g.on || !t || t->slot < 0 || t->slot >= g.img.n_slots || g.img.team_key[t->slot] != t) return 0;
+  return g.ll_span[t->slot];
 }
 
 /* ---- host calls on GPU memory (runtime/internal.h) ----------------------- */

@@ -36,14 +36,20 @@ const shoal_env_var shoal_env_vars[] = {
      "GPU builds: seconds the kernel that applies host-side AMOs to GPU memory (the proxy's, for "
      "peers on other nodes) stays after its last one: back-to-back AMOs then cost a PCIe round "
      "trip instead of a kernel launch each (0: a launch per AMO)"},
-    {"SHOAL_GPU_LL_BYTES", "512K",
-     "GPU builds: bytes of GPU memory per team for the kernels' LL (flag-in-data) collectives: "
-     "messages of up to 16 KB per PE (to all peers together) then go LL (0: the team scratch's "
-     "pushbox, a 32nd of SHOAL_TEAM_SCRATCH per member: less)"},
+    {"SHOAL_GPU_LL_BYTES", "2M",
+     "GPU builds: bytes of GPU memory per team for the kernels' LL (flag-in-data) collectives, a "
+     "ring of slots per member: a block's calls of up to 16 KB per PE (to all peers together) go "
+     "LL, a grid's (and _on_stream's) up to SHOAL_GPU_LL_BYTES / (4 x team size) and 256 KB per "
+     "pair; a deeper ring also returns credits less often (0: the team scratch's pushbox, a 32nd "
+     "of SHOAL_TEAM_SCRATCH per member: less)"},
     {"SHOAL_GPU_STREAM_GRID_MIN", "auto",
      "GPU _on_stream collectives: bytes (per member) from which one kernel over many blocks runs "
      "instead of one block (auto: 128K for fcollect, alltoall and broadcast, 256K for reductions; "
      "tuning; the same on every PE)"},
+    {"SHOAL_GPU_STREAM_LL_MAX", "256K",
+     "GPU _on_stream collectives: bytes per pair up to which LL's kernel over several blocks runs "
+     "where one block's LL does not fit (the data movers from 32 KB; 0: never; tuning; the same on "
+     "every PE)"},
     {"SHOAL_GPU_STREAM_BLOCK_BYTES", "16K",
      "GPU _on_stream collectives: bytes each block of that kernel takes at least (fewer blocks "
      "for medium messages; 0: every block the GPU holds; the same on every PE)"},

@@ -35,6 +35,8 @@ void *shoalx_gpu_peer_ptr(const void *addr, int pe);
 /* Bytes per pushbox slot that the kernels' LL collectives have on team (0:
  * none: no pushbox, or a member behind the host proxy). */
 size_t shoalx_gpu_team_ll_slot(shmem_team_t team);
+/* The most slots of its ring one LL call may take (0: no LL). */
+size_t shoalx_gpu_team_ll_span(shmem_team_t team);
 }
 
 #if SHOAL_IN_DEVICE_PASS

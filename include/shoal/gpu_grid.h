@@ -23,9 +23,11 @@
  * reduce_twoshot.h, reduce_scatter.h) at grid scope (a lane per block);
  * what is here is the grid as a scope and the entry points.
  *
- * Small messages (what fits the LL pushbox), teams the grid algorithms
- * cannot address directly and sources outside the symmetric heap run the
- * block algorithm (<shoal/gpu_x.h>) on block 0 between two grid barriers. */
+ * Small and medium messages in a user's kernel (what fits half the team's
+ * LL ring, up to SHOAL_GPU_LL_GRID_MAX per pair) go LL (collectives/ll.h)
+ * with every block taking its share of the words; teams the grid
+ * algorithms cannot address directly run the block algorithm
+ * (<shoal/gpu_x.h>) on block 0 between two grid barriers. */
 #ifndef SHOAL_GPU_GRID_H
 #define SHOAL_GPU_GRID_H
 
@@ -78,7 +80,7 @@ __device__ inline void shoal_grid_check(const char *call)
 typedef enum shoal_grid_algo {
   SHOAL_GRID_ON_BLOCK0,   /* the block algorithm on block 0 */
   SHOAL_GRID_PUSH,        /* the data movers: block b pushes its share to every member */
-  SHOAL_GRID_LL,          /* small messages: LL, a lane per block in a user's kernel (else on block 0) */
+  SHOAL_GRID_LL,          /* small messages in a user's kernel: LL, a lane per block */
 } shoal_grid_algo;
 
 /* Can block b address every member's memory directly? */
@@ -89,11 +91,20 @@ __device__ inline bool shoal_grid_direct(const shoal_team *t)
     if (!shoal_dev_ptr(t->sync, shoal_team_world_pe(t, j))) return false;
   return true;
 }
-__device__ inline int shoal_grid_pick_move(const shoal_team *t, int which, size_t nbytes)
+/* Slots of the LL ring a grid call may take per pair: several where the
+ * blocks meet (a user's kernel: LL over every block), else one (block 0). */
+__device__ inline size_t shoal_grid_ll_span(const shoal_team *t, bool local)
+{
+  return local ? shoal_ll_span_max(t->pushbox_depth) : 1;
+}
+/* LL where the blocks meet (a user's kernel); an _on_stream grid kernel
+ * has LL's own kernel beside it (gpu_x.h) and runs without it. */
+__device__ inline int shoal_grid_pick_move(const shoal_team *t, int which, size_t nbytes, bool local)
 {
   /* LL needs no direct check: its fit bounds the team by its tables, and
    * teams behind the proxy never get here */
-  if (shoal_move_ll_fits(which, shoal_ll_slot(t), t->size, nbytes)) return SHOAL_GRID_LL;
+  if (local && shoal_move_ll_fits(which, shoal_ll_slot(t), shoal_grid_ll_span(t, local), t->size, nbytes))
+    return SHOAL_GRID_LL;
   return shoal_grid_direct(t) ? SHOAL_GRID_PUSH : SHOAL_GRID_ON_BLOCK0;
 }
 
@@ -132,8 +143,11 @@ __device__ inline void shoal_grid_reduce_any(const char *call, shmem_team_t team
     SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, n, scatter));
     return;
   }
-  int algo = shoal_gpu_reduce_pick_block(t, SHOAL_AT_GRID, scatter, dest, src, n, sizeof(T));
-  if (algo == SHOAL_REDUCE_LL && local) {   /* LL with a lane per block (collectives/ll.h) */
+  /* LL where the blocks meet (a user's kernel); an _on_stream grid kernel
+   * has LL's own kernel beside it (gpu_x.h), and leaves its code out */
+  int algo = shoal_gpu_reduce_pick_block(t, SHOAL_AT_GRID, scatter, dest, src, n, sizeof(T), local,
+                                         shoal_grid_ll_span(t, local));
+  if (algo == SHOAL_REDUCE_LL) {   /* LL with a lane per block (collectives/ll.h) */
     __shared__ shoal_ll ll;
     shoal_scope s = shoal_grid_scope(true);
     shoal_gpu_reducer<T, OP> r;
@@ -142,7 +156,8 @@ __device__ inline void shoal_grid_reduce_any(const char *call, shmem_team_t team
     return;
   }
   if (!shoal_gpu_reduce_scoped_algo(algo)) {
-    SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_reduce_block_only<T, OP>(call, t, algo, scatter, dest, src, n));
+    SHOAL_GRID_ON_BLOCK0(t, call, local,
+                         shoal_gpu_reduce_block_only<T, OP>(call, t, algo, scatter, dest, src, n, false));
     return;
   }
   shoal_scope s = shoal_grid_scope(local);
@@ -178,20 +193,17 @@ __device__ inline int shoal_grid_move(const char *call, int which, shmem_team_t 
     SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_rcoll_move(call, which, t, dest, src, nbytes, root));
     return 0;
   }
-  int algo = shoal_grid_pick_move(t, which, nbytes);
-  if (algo == SHOAL_GRID_LL && local) {
+  int algo = shoal_grid_pick_move(t, which, nbytes, local);
+  if (algo == SHOAL_GRID_LL) {
     __shared__ shoal_ll ll;   /* LL with a lane per block (collectives/ll.h) */
     shoal_scope s = shoal_grid_scope(true);
     shoal_ll_move(&s, t, &ll, which, dest, src, nbytes, root, call);
     return 0;
   }
-  if (algo != SHOAL_GRID_PUSH) {
+  if (algo != SHOAL_GRID_PUSH) {   /* block 0's push (without LL: see shoal_grid_pick_move) */
     int rc = 0;
-    SHOAL_GRID_ON_BLOCK0(t, call, local, {
-      if (which == 0) rc = shmemx_broadcastmem_block(team, dest, src, nbytes, root);
-      else if (which == 1) rc = shmemx_fcollectmem_block(team, dest, src, nbytes);
-      else rc = shmemx_alltoallmem_block(team, dest, src, nbytes);
-    });
+    SHOAL_GRID_ON_BLOCK0(t, call, local, rc = shoal_gpu_move_block(call, which, team, dest, src, nbytes, root,
+                                                                   false, false));
     return rc;
   }
   __shared__ char *pd[SHOAL_GPU_MAX_FAST_PEERS];

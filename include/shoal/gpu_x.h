@@ -399,12 +399,18 @@ __device__ inline void shoal_gpu_check_overlap(const char *call, const void *des
  * shoal_reduce_ll_fits).  dest may be src (checked by the caller: or
  * disjoint from it). */
 template <class T, class OP>
-__device__ inline void shoal_gpu_reduce_ll_block(const char *call, shoal_team *t, T *dest, const T *src, size_t n)
+__device__ inline void shoal_gpu_reduce_ll_lane(const char *call, const shoal_scope *s, shoal_team *t, T *dest,
+                                                const T *src, size_t n)
 {
   __shared__ shoal_ll ll;
-  shoal_scope s = shoal_gpu_block_lane();
   shoal_gpu_reducer<T, OP> r;
-  shoal_ll_reduce(&s, t, &ll, &r, dest, src, n, call);
+  shoal_ll_reduce(s, t, &ll, &r, dest, src, n, call);
+}
+template <class T, class OP>
+__device__ inline void shoal_gpu_reduce_ll_block(const char *call, shoal_team *t, T *dest, const T *src, size_t n)
+{
+  shoal_scope s = shoal_gpu_block_lane();
+  shoal_gpu_reduce_ll_lane<T, OP>(call, &s, t, dest, src, n);
 }
 /* Reduce-scatter of the same types, n elements per member's block: dest
  * disjoint from the source, which may be private (only read here).  Not
@@ -422,13 +428,18 @@ __device__ __noinline__ void shoal_gpu_reduce_scatter_ll_block(const char *call,
   shoal_ll_reduce_scatter(&s, t, &ll, &r, dest, src, n, call);
 }
 /* Broadcast (which 0), fcollect (1), alltoall (2) of nbytes, a whole
- * number of words (shoal_ll_fits, shoal_ll_words). */
+ * number of words (shoal_ll_fits, shoal_ll_words), by lane s. */
+__device__ inline void shoal_gpu_move_ll_lane(const char *call, const shoal_scope *s, int which, shoal_team *t,
+                                              void *dest, const void *src, size_t nbytes, int root)
+{
+  __shared__ shoal_ll ll;
+  shoal_ll_move(s, t, &ll, which, dest, src, nbytes, root, call);
+}
 __device__ inline void shoal_gpu_move_ll_block(const char *call, int which, shoal_team *t, void *dest,
                                                const void *src, size_t nbytes, int root)
 {
-  __shared__ shoal_ll ll;
   shoal_scope s = shoal_gpu_block_lane();
-  shoal_ll_move(&s, t, &ll, which, dest, src, nbytes, root, call);
+  shoal_gpu_move_ll_lane(call, &s, which, t, dest, src, nbytes, root);
 }
 
 /* What the reduction selection (collectives/reduce_select.h) rests on, in
@@ -440,7 +451,8 @@ __device__ inline bool shoal_gpu_symmetric(const void *p, size_t bytes)
   return shoal_dev_is_symmetric(p) && shoal_dev_is_symmetric((const char *)p + (bytes ? bytes - 1 : 0));
 }
 __device__ inline int shoal_gpu_reduce_pick(const shoal_team *t, int where, bool scatter, const void *dest,
-                                            const void *src, size_t n, size_t es, bool ll = true)
+                                            const void *src, size_t n, size_t es, bool ll = true,
+                                            size_t ll_span = 1)
 {
   shoal_reduce_ask a;
   memset(&a, 0, sizeof a);
@@ -453,6 +465,7 @@ __device__ inline int shoal_gpu_reduce_pick(const shoal_team *t, int where, bool
   a.direct = t->size <= SHOAL_SCOPE_MAX_PEERS;
   a.in_place = dest == src;
   a.ll_apart = !ll;
+  a.ll_span = ll_span;
   if (shoal_reduce_needs_buffers(&a)) {   /* not for LL, most small calls */
     a.src_sym = shoal_gpu_symmetric(src, n * es * (scatter ? (size_t)t->size : 1));
     a.dest_sym = shoal_gpu_symmetric(dest, n * es);
@@ -465,10 +478,11 @@ __device__ inline int shoal_gpu_reduce_pick(const shoal_team *t, int where, bool
  * memory of each thread (the block all-reduce of 16 KB: 9.8 -> 9.1 us,
  * bench/RESULTS.md, session 10). */
 __device__ inline int shoal_gpu_reduce_pick_block(const shoal_team *t, int where, bool scatter, const void *dest,
-                                                  const void *src, size_t n, size_t es, bool ll = true)
+                                                  const void *src, size_t n, size_t es, bool ll = true,
+                                                  size_t ll_span = 1)
 {
   __shared__ int picked;
-  if (shoal_gpu_block_tid() == 0) picked = shoal_gpu_reduce_pick(t, where, scatter, dest, src, n, es, ll);
+  if (shoal_gpu_block_tid() == 0) picked = shoal_gpu_reduce_pick(t, where, scatter, dest, src, n, es, ll, ll_span);
   __syncthreads();
   int algo = picked;
   __syncthreads();   /* picked is read before a later call writes it */
@@ -579,7 +593,7 @@ __device__ inline int shoal_gpu_move_block(const char *call, int which, shmem_te
     shoal_gpu_rcoll_move(call, which, t, dest, src, nbytes, root);
     return 0;
   }
-  if (ll && shoal_move_ll_fits(which, shoal_ll_slot(t), t->size, nbytes)) {
+  if (ll && shoal_move_ll_fits(which, shoal_ll_slot(t), 1, t->size, nbytes)) {
     shoal_gpu_move_ll_block(call, which, t, dest, src, nbytes, root);
     return 0;
   }
@@ -673,7 +687,31 @@ SHOAL_COLD_FN void shoal_gpu_launch_mismatch(const char *call, bool say)
            SHOAL_STATE->my_pe, call);
   shoal_gpu_trap();
 }
-template <class shoal_unused = void>
+/* GRID: LL's kernel over several blocks (SHOAL_REDUCE_LAUNCH_LL_GRID), a
+ * lane per block that meets no other (collectives/ll.h), a call taking
+ * up to half the team's ring; else the one-block kernel, whose lane is a
+ * constant (a kernel of its own: with the lane count a runtime value, the
+ * small calls cost 0.2-0.3 us more, bench/RESULTS.md session 20). */
+template <bool GRID>
+__device__ inline shoal_scope shoal_gpu_ll_kernel_scope(void)
+{
+  return GRID ? shoal_grid_scope(false) : shoal_gpu_block_lane();
+}
+template <bool GRID>
+__device__ inline size_t shoal_gpu_ll_kernel_span(const shoal_team *t)
+{
+  return GRID ? shoal_ll_span_max(t->pushbox_depth) : 1;
+}
+template <class T, class OP>
+__device__ __noinline__ void shoal_gpu_reduce_scatter_ll_grid(const char *call, shoal_team *t, T *dest,
+                                                              const T *src, size_t n)
+{
+  __shared__ shoal_ll ll;
+  shoal_scope s = shoal_grid_scope(false);
+  shoal_gpu_reducer<T, OP> r;
+  shoal_ll_reduce_scatter(&s, t, &ll, &r, dest, src, n, call);
+}
+template <bool GRID = false>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(int which, shmem_team_t team,
                                                                                void *dest, const void *src,
                                                                                size_t n, int root)
@@ -683,14 +721,16 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(
   shoal_team *t = shoal_gpu_team_or_fail(call, team);
   if (which == 0 && SHOAL_UNLIKELY(root < 0 || root >= t->size))
     shoal_gpu_root_fail(call, root, t->size, shoal_gpu_block_tid() == 0);
-  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t) || !shoal_move_ll_fits(which, shoal_ll_slot(t), t->size, n)))
+  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t) ||
+                     !shoal_move_ll_fits(which, shoal_ll_slot(t), shoal_gpu_ll_kernel_span<GRID>(t), t->size, n)))
     shoal_gpu_launch_mismatch(call, shoal_gpu_block_tid() == 0);
+  shoal_scope s = shoal_gpu_ll_kernel_scope<GRID>();
   /* which a constant in each call: each inlined copy is specialized */
-  if (which == 0) shoal_gpu_move_ll_block("shmemx_broadcastmem_on_stream", 0, t, dest, src, n, root);
-  else if (which == 1) shoal_gpu_move_ll_block("shmemx_fcollectmem_on_stream", 1, t, dest, src, n, 0);
-  else shoal_gpu_move_ll_block("shmemx_alltoallmem_on_stream", 2, t, dest, src, n, 0);
+  if (which == 0) shoal_gpu_move_ll_lane("shmemx_broadcastmem_on_stream", &s, 0, t, dest, src, n, root);
+  else if (which == 1) shoal_gpu_move_ll_lane("shmemx_fcollectmem_on_stream", &s, 1, t, dest, src, n, 0);
+  else shoal_gpu_move_ll_lane("shmemx_alltoallmem_on_stream", &s, 2, t, dest, src, n, 0);
 }
-template <class T, class OP>
+template <class T, class OP, bool GRID = false>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_ll(shmem_team_t team, T *dest,
                                                                                  const T *src, size_t n,
                                                                                  int scatter)
@@ -700,9 +740,16 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_l
   bool overlap = scatter ? shoal_gpu_scatter_overlaps(dest, nb, src, nb * (size_t)t->size)
                          : (const void *)dest != (const void *)src && shoal_gpu_scatter_overlaps(dest, nb, src, nb);
   if (SHOAL_LIKELY(!overlap && !shoal_gpu_team_proxied(t)) &&
-      shoal_gpu_reduce_pick_block(t, SHOAL_AT_BLOCK, scatter != 0, dest, src, n, sizeof(T)) == SHOAL_REDUCE_LL) {
-    if (scatter) shoal_gpu_reduce_scatter_ll_block<T, OP>("shmemx_..._reduce_scatter_on_stream", t, dest, src, n);
-    else shoal_gpu_reduce_ll_block<T, OP>("shmemx_..._reduce_on_stream", t, dest, src, n);
+      shoal_gpu_reduce_pick_block(t, SHOAL_AT_BLOCK, scatter != 0, dest, src, n, sizeof(T), true,
+                                  shoal_gpu_ll_kernel_span<GRID>(t)) == SHOAL_REDUCE_LL) {
+    if (GRID && scatter) {
+      shoal_gpu_reduce_scatter_ll_grid<T, OP>("shmemx_..._reduce_scatter_on_stream", t, dest, src, n);
+    } else if (scatter) {
+      shoal_gpu_reduce_scatter_ll_block<T, OP>("shmemx_..._reduce_scatter_on_stream", t, dest, src, n);
+    } else {
+      shoal_scope s = shoal_gpu_ll_kernel_scope<GRID>();
+      shoal_gpu_reduce_ll_lane<T, OP>("shmemx_..._reduce_on_stream", &s, t, dest, src, n);
+    }
     return;
   }
   const char *call = scatter ? "shmemx_..._reduce_scatter_on_stream" : "shmemx_..._reduce_on_stream";
@@ -741,7 +788,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) shoal_gpu_k_move_grid(
 /* The grid of an _on_stream kernel: all of its blocks resident (as many
  * per SM as its registers allow), the SMs shared with the other PEs on
  * this GPU. */
-template <class K>
+template <int KIND, class K>   /* KIND: 0 the grid kernels, 1 LL's (one signature, other registers) */
 static inline int shoal_gpu_stream_blocks(K *kernel, int threads)
 {
   static int blocks;
@@ -753,7 +800,8 @@ static inline int shoal_gpu_stream_blocks(K *kernel, int threads)
  * thresholds of collectives/reduce_select.h) and how many
  * bytes each of its blocks takes at least (SHOAL_GPU_STREAM_BLOCK_BYTES;
  * 0: every block the GPU holds).  K, M, G suffixes.  2: whether
- * SHOAL_ALLREDUCE forces the ring.  Every PE must set
+ * SHOAL_ALLREDUCE forces the ring.  3: up to how many bytes per pair LL's
+ * grid kernel runs (SHOAL_GPU_STREAM_LL_MAX; 0: never).  Every PE must set
  * the same values: the grids must match. */
 static inline size_t shoal_gpu_env_bytes(const char *name, size_t dflt)
 {
@@ -768,11 +816,12 @@ static inline size_t shoal_gpu_env_bytes(const char *name, size_t dflt)
 }
 static inline size_t shoal_gpu_stream_knob(int which)
 {
-  static size_t v[3];
+  static size_t v[4];
   static bool read;
   if (!read) {
     v[0] = shoal_gpu_env_bytes("SHOAL_GPU_STREAM_GRID_MIN", 0);
     v[1] = shoal_gpu_env_bytes("SHOAL_GPU_STREAM_BLOCK_BYTES", SHOAL_GPU_BLOCK_BYTES);
+    v[3] = shoal_gpu_env_bytes("SHOAL_GPU_STREAM_LL_MAX", SHOAL_GPU_LL_STREAM_MAX);
     /* SHOAL_ALLREDUCE=ring (any case, as the library reads it): the kernels' ring */
     const char *e = getenv("SHOAL_ALLREDUCE"), *ring = "ring";
     while (e && *e && *ring && (*e | 32) == *ring) e++, ring++;
@@ -785,11 +834,22 @@ static inline size_t shoal_gpu_stream_knob(int which)
 template <class K>
 static inline int shoal_gpu_stream_grid(K *kernel, int threads, size_t bytes)
 {
-  int max = shoal_gpu_stream_blocks(kernel, threads);
+  int max = shoal_gpu_stream_blocks<0>(kernel, threads);
   size_t per = shoal_gpu_stream_knob(1);
   if (!per) return max;
   size_t want = (bytes + per - 1) / per;
   return want < 1 ? 1 : want < (size_t)max ? (int)want : max;
+}
+/* Blocks of LL's grid kernel for bytes_per_pair: SHOAL_GPU_LL_BLOCK_BYTES
+ * each, at least two (one block takes LL's one-slot rules), all resident
+ * (a lane waits for words that a peer's lanes send). */
+template <class K>
+static inline int shoal_gpu_ll_blocks(K *kernel, size_t bytes_per_pair)
+{
+  int max = shoal_gpu_stream_blocks<1>(kernel, SHOAL_GPU_LAUNCH_THREADS);
+  size_t want = (bytes_per_pair + SHOAL_GPU_LL_BLOCK_BYTES - 1) / SHOAL_GPU_LL_BLOCK_BYTES;
+  if (want < 2) want = 2;
+  return want < (size_t)max ? (int)want : max;
 }
 static inline int shoal_gpu_launched(const char *call)
 {
@@ -815,9 +875,16 @@ template <class shoal_unused = void>
 static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_team_t team, void *dest,
                                            const void *src, size_t nbytes, int root, shoal_gpu_stream_t stream)
 {
-  int launch = shoal_move_select_launch(which, nbytes, shoalx_gpu_heap_has(dest), shoalx_gpu_team_ll_slot(team),
-                                        shmem_team_n_pes(team), shoal_gpu_stream_knob(0));
-  if (launch == SHOAL_REDUCE_LAUNCH_GRID)
+  bool dest_sym = shoalx_gpu_heap_has(dest);
+  size_t slot = shoalx_gpu_team_ll_slot(team), span = shoalx_gpu_team_ll_span(team);
+  int np = shmem_team_n_pes(team), blocks = 0;
+  int launch = shoal_move_select_launch(which, nbytes, dest_sym, slot, span, shoal_gpu_stream_knob(3), np,
+                                        shoal_gpu_stream_knob(0));
+  if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID && (blocks = shoal_gpu_ll_blocks(shoal_gpu_k_move_ll<true>, nbytes)) < 2)
+    launch = shoal_move_select_launch(which, nbytes, dest_sym, slot, 0, 0, np, shoal_gpu_stream_knob(0));
+  if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID)
+    shoal_gpu_k_move_ll<true><<<blocks, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(which, team, dest, src, nbytes, root);
+  else if (launch == SHOAL_REDUCE_LAUNCH_GRID)
     shoal_gpu_k_move_grid<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid<>, SHOAL_GPU_GRID_THREADS, nbytes),
                               SHOAL_GPU_GRID_THREADS, 0, stream>>>(which, team, dest, src, nbytes, root);
   else if (launch == SHOAL_REDUCE_LAUNCH_LL)
@@ -859,6 +926,8 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
   a.es = sizeof(T);
   a.team_size = shmem_team_n_pes(team);
   a.pushbox_slot = shoalx_gpu_team_ll_slot(team);   /* where LL runs */
+  a.ll_span = shoalx_gpu_team_ll_span(team);
+  a.ll_stream_max = shoal_gpu_stream_knob(3);
   a.forced = shoal_gpu_stream_knob(2) ? SHOAL_ALLREDUCE_RING : SHOAL_ALLREDUCE_AUTO;
   a.in_place = dest == src;
   a.grid_min = shoal_gpu_stream_knob(0);
@@ -868,8 +937,16 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
   const char *s = (const char *)src, *d = (const char *)dest;
   a.src_sym = sb && shoalx_gpu_heap_has(src) && shoalx_gpu_heap_has(s + sb - 1) &&
               (d == s || d + db <= s || s + sb <= d);
-  int launch = shoal_reduce_select(&a);
-  if (launch == SHOAL_REDUCE_LAUNCH_GRID) {
+  int launch = shoal_reduce_select(&a), blocks = 0;
+  if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID &&
+      (blocks = shoal_gpu_ll_blocks(shoal_gpu_k_reduce_ll<T, OP, true>, nreduce * sizeof(T))) < 2) {
+    a.ll_span = 0;   /* too few blocks resident: what the host launches without it */
+    launch = shoal_reduce_select(&a);
+  }
+  if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID) {
+    shoal_gpu_k_reduce_ll<T, OP, true><<<blocks, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce,
+                                                                                      scatter);
+  } else if (launch == SHOAL_REDUCE_LAUNCH_GRID) {
     shoal_gpu_k_reduce_grid<T, OP><<<shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP>,
                                                            SHOAL_GPU_LAUNCH_THREADS, sb),
                                      SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce, scatter);

@@ -20,12 +20,15 @@
  * block runs for small messages) the same way: broadcast (in place too),
  * fcollect, alltoall, all-reduce of 4- and 8-byte types (in place too) and
  * reduce-scatter of the same types (half the repetitions from a private
- * source: LL reads it only locally), from one word up to what fits the
- * team's pushbox, misaligned buffers,
+ * source: LL reads it only locally), from one word up to half the team's
+ * ring (one slot, one slot and a word: calls of several slots, which wrap
+ * round the ring's end), misaligned buffers,
  * 40 repetitions back to back (the pair counters go round the pushbox ring
- * several times and the credits come back in batches), at 1..3 lanes, on
- * fresh teams nothing else pushes on.  ll.sh runs only these, with the
- * default (larger) pushbox. */
+ * several times and the credits come back in batches), at 1..3 lanes that
+ * meet (a user's grid) or not (half the repetitions: an _on_stream
+ * kernel's blocks, whose last lane to finish counts), on fresh teams
+ * nothing else pushes on.  ll.sh runs only these, with the default
+ * (larger) pushbox. */
 #include "coll_test.h"
 #include <pthread.h>
 #include <stdbool.h>
@@ -34,7 +37,7 @@ int shoalx_coll_move_lane(int which, shmem_team_t team, void *dest, const void *
                           int lane, int nlanes);
 int shoalx_coll_reduce_lane(int which, shmem_team_t team, void *dest, const void *source, size_t count,
                             const char *type, const char *op, int lane, int nlanes);
-size_t shoalx_coll_ll_capacity(shmem_team_t team);
+size_t shoalx_coll_ll_capacity(shmem_team_t team, size_t *one_slot);
 int shoalx_coll_ll_lane(int which, shmem_team_t team, void *dest, const void *source, size_t count, const char *type,
                         const char *op, int root, int lane, int nlanes);
 
@@ -158,9 +161,11 @@ static void *lane_main(void *p)
     pthread_barrier_wait(&r->bar);
     size_t off = rep_offset(rep);
     unsigned char *s = src_buf + off, *d = (rep_in_place(r->which, rep) ? src_buf : dst_buf) + off;
-    int rc = r->ll ? shoalx_coll_ll_lane(r->which, r->team, d, s, r->bytes, NULL, NULL, rep_root(rep, n), a->lane, r->k)
-                   : shoalx_coll_move_lane(r->which, r->team, d, s, r->bytes, rep_root(rep, n), a->lane,
-                                           rep_local(rep) ? r->k : -r->k);
+    /* lanes that do not meet (an _on_stream kernel's blocks): the
+     * barriers around the call stand for the kernels' boundaries */
+    int nl = rep_local(rep) ? r->k : -r->k;
+    int rc = r->ll ? shoalx_coll_ll_lane(r->which, r->team, d, s, r->bytes, NULL, NULL, rep_root(rep, n), a->lane, nl)
+                   : shoalx_coll_move_lane(r->which, r->team, d, s, r->bytes, rep_root(rep, n), a->lane, nl);
     CHECK(rc == 0, "rc %d", rc);
     pthread_barrier_wait(&r->bar);
     if (a->lane == 0) check(r, rep);
@@ -323,8 +328,9 @@ static void *rlane_main(void *p)
   struct rrun *r = a->r;
   size_t es = rcases[r->c].es;
   for (int rep = 0; rep < r->reps; rep++) {
-    /* LL runs local only (it is a block's algorithm) */
-    bool ll = r->which == 5 || r->which == 6, local = ll || rep_local(rep);
+    /* LL's lanes that do not meet: an _on_stream kernel's blocks, the
+     * barriers around the call standing for the kernels' boundaries */
+    bool ll = r->which == 5 || r->which == 6, local = rep_local(rep);
     if (a->lane == 0) rpoison(r, rep);
     if (!local && a->lane == 0) rfill(r, rep, 0, 1);
     pthread_barrier_wait(&r->bar);
@@ -332,7 +338,7 @@ static void *rlane_main(void *p)
     size_t off = r_offset(r, rep);
     unsigned char *s = r_src(r, rep) + off, *d = (r_in_place(r, rep) ? src_buf : dst_buf) + off;
     int rc = ll ? shoalx_coll_ll_lane(r->which == 6 ? 4 : 3, r->team, d, s, r->count, rcases[r->c].type,
-                                      rcases[r->c].op, 0, a->lane, r->k)
+                                      rcases[r->c].op, 0, a->lane, local ? r->k : -r->k)
                            : shoalx_coll_reduce_lane(r->which, r->team, d, s, r->count, rcases[r->c].type,
                                                      rcases[r->c].op, a->lane, local ? r->k : -r->k);
     CHECK(rc == 0, "rc %d", rc);
@@ -381,12 +387,18 @@ static void run_reductions(shmem_team_t team, const char *tname, int k)
 }
 
 /* ---- LL at k lanes ------------------------------------------------------------ */
-/* Bytes per pair: one word, odd word counts, up to the team's capacity. */
+/* Bytes per pair: one word, odd word counts, one slot and a word more
+ * (two slots of the ring), up to the team's capacity (half the ring). */
 static void run_ll(shmem_team_t team, const char *tname, int k)
 {
-  size_t cap = shoalx_coll_ll_capacity(team) & ~(size_t)3;
+  size_t one;
+  size_t cap = shoalx_coll_ll_capacity(team, &one) & ~(size_t)3;
+  one &= ~(size_t)3;
   ck_assert_uint_gt(cap, 0);
-  const size_t bsizes[] = {4, 12, 148, ((cap / 3) & ~(size_t)3) + 4, cap};
+  /* calls of several slots where the ring is deep enough (ll.sh's default
+   * scratch; lanes.sh's small one leaves a ring of one slot) */
+  ck_assert_uint_ge(cap, one);
+  const size_t bsizes[] = {4, 12, 148, one, one + 4, ((cap / 3) & ~(size_t)3) + 4, cap};
   for (int which = 0; which < 3; which++)
     for (size_t si = 0; si < sizeof bsizes / sizeof bsizes[0]; si++)
       if (bsizes[si] <= cap && (si == 0 || bsizes[si] != bsizes[si - 1]))
@@ -397,7 +409,7 @@ static void run_ll(shmem_team_t team, const char *tname, int k)
   for (int which = 5; which <= 6; which++)
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
       size_t es = rcases[cases[ci]].es, most = cap / es;
-      const size_t counts[] = {1, 3, 17, most / 2 + 1, most};
+      const size_t counts[] = {1, 3, 17, one / es, one / es + 1, most / 2 + 1, most};
       for (size_t si = 0; si < sizeof counts / sizeof counts[0]; si++)
         if (counts[si] <= most && (si == 0 || counts[si] > counts[si - 1]))
           run_rlanes(team, tname, which, cases[ci], k, counts[si], counts[si] == most ? 24 : 40);

@@ -104,11 +104,11 @@ __global__ void __launch_bounds__(1024) k_bcast_rounds(unsigned *dst, unsigned *
 /* Whether the world is behind the host proxy (out[0]), and whether a
  * block's reduce-scatter of n floats from the private source takes LL
  * (out[1]): what the _on_stream kernel below GRID_MIN runs. */
-__global__ void k_ll_pick(const float *dst, const float *priv, size_t n, int *out)
+__global__ void k_ll_pick(const float *dst, const float *priv, size_t n, size_t span, int *out)
 {
   shoal_team *t = shoal_gpu_team_or_fail("k_ll_pick", SHMEM_TEAM_WORLD);
   out[0] = shoal_gpu_team_proxied(t);
-  out[1] = shoal_gpu_reduce_pick(t, SHOAL_AT_BLOCK, true, dst, priv, n, sizeof(float)) == SHOAL_REDUCE_LL;
+  out[1] = shoal_gpu_reduce_pick(t, SHOAL_AT_BLOCK, true, dst, priv, n, sizeof(float), true, span) == SHOAL_REDUCE_LL;
 }
 
 /* The graph's kernels: fill from a device-side round counter, check. */
@@ -422,20 +422,25 @@ int main(void)
    * the GPU up to 1 KB per block.  The kernels are the float ones above
    * (test_grid covers _block and _grid). */
   {
-    size_t rn[] = {1, 7, 64, 256};
-    float *priv, *dst = (float *)shmem_malloc(sizeof(float) * 256), *h = (float *)malloc(sizeof(float) * 256);
+    /* 5000: past one block's LL, LL's kernel over several blocks (a
+     * ring of several slots a call) */
+    size_t rn[] = {1, 7, 64, 256, 5000}, span = shoalx_gpu_team_ll_span(SHMEM_TEAM_WORLD);
+    float *priv, *dst = (float *)shmem_malloc(sizeof(float) * 5000), *h = (float *)malloc(sizeof(float) * 5000);
     int *pk, hk[2];
-    GT_CUDA(cudaMalloc((void **)&priv, sizeof(float) * 256 * np));
+    GT_CUDA(cudaMalloc((void **)&priv, sizeof(float) * 5000 * np));
     GT_CUDA(cudaMalloc((void **)&pk, sizeof hk));
     cudaStream_t s;
     GT_CUDA(cudaStreamCreate(&s));
     for (size_t k = 0; k < sizeof rn / sizeof *rn; k++) {
       size_t n = rn[k];
-      k_ll_pick<<<1, 1>>>(dst, priv, n, pk);
+      bool grid = n > 256;
+      if (grid && span < 2) continue;   /* no ring of several slots (SHOAL_GPU_LL_BYTES) */
+      k_ll_pick<<<1, 1>>>(dst, priv, n, grid ? span : 1, pk);
       GT_LAUNCHED();
       GT_CUDA(cudaMemcpy(hk, pk, sizeof hk, cudaMemcpyDeviceToHost));
       if (!hk[0] && np > 1)
-        GT_CHECK(hk[1], "the reduce-scatter of %zu floats from a private source does not take LL", n);
+        GT_CHECK(hk[1], "the reduce-scatter of %zu floats from a private source does not take LL%s", n,
+                 grid ? " over several blocks" : "");
       if (hk[0] || !hk[1]) continue;
       for (int r = 0; r < 3; r++) {
         unsigned salt = 90 + (unsigned)(k * 3 + r);
@@ -468,9 +473,11 @@ int main(void)
    * the collectives' own meetings order a member's fill and checks against
    * its peers' reads of its source and writes into its dest (the first
    * meeting of an _on_stream kernel has no fence: collectives/scope.h).
-   * Sizes for LL, the one-block push and the grid kernels. */
+   * Sizes for LL, LL's kernel over several blocks (8192 at 2 and 4 PEs,
+   * 65536 at 2 with the default SHOAL_GPU_LL_BYTES), the one-block push
+   * and the grid kernels. */
   {
-    size_t rn[] = {512, 8192, 65536};
+    size_t rn[] = {512, 8192, 20000, 65536};
     const int rounds = 24;
     size_t nmax = 65536;
     float *src = (float *)shmem_malloc(sizeof(float) * nmax * np);
@@ -507,6 +514,43 @@ int main(void)
     shmem_barrier_all();
     for (int w = 0; w < 4; w++) shmem_free(dst[w]);
     shmem_free(src);
+  }
+
+  step(me, "_on_stream broadcast past one block's LL");
+  /* 40000 bytes from the last PE, three rounds back to back (LL's kernel
+   * over several blocks where the ring allows), each checked on the host */
+  {
+    size_t nb = 40000;
+    int root = np - 1;
+    unsigned *bs = (unsigned *)shmem_malloc(nb), *bd[3];
+    for (int r = 0; r < 3; r++) bd[r] = (unsigned *)shmem_malloc(nb);
+    cudaStream_t s;
+    GT_CUDA(cudaStreamCreate(&s));
+    unsigned *h = (unsigned *)malloc(nb);
+    for (int r = 0; r < 3; r++) GT_CUDA(cudaMemset(bd[r], 0x11, nb));
+    GT_CUDA(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    for (int r = 0; r < 3; r++) {
+      k_fill_f<<<16, 256, 0, s>>>((float *)bs, nb / 4, gt_seed, me, 4000 + r);
+      shmemx_broadcastmem_on_stream(SHMEM_TEAM_WORLD, bd[r], bs, nb, root, s);
+    }
+    GT_CUDA(cudaStreamSynchronize(s));
+    size_t bad = 0;
+    for (int r = 0; r < 3; r++) {
+      GT_CUDA(cudaMemcpy(h, bd[r], nb, cudaMemcpyDeviceToHost));
+      for (size_t i = 0; i < nb / 4; i++) {
+        float f = fval(gt_seed, root, i, 4000 + r);
+        unsigned w;
+        memcpy(&w, &f, 4);
+        bad += h[i] != w;
+      }
+    }
+    GT_CHECK(bad == 0, "broadcastmem_on_stream of %zu B, 3 rounds: %zu wrong words", nb, bad);
+    free(h);
+    GT_CUDA(cudaStreamDestroy(s));
+    shmem_barrier_all();
+    for (int r = 0; r < 3; r++) shmem_free(bd[r]);
+    shmem_free(bs);
   }
 
   step(me, "graph replays");

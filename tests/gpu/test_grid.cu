@@ -182,8 +182,8 @@ __global__ void k_pick(shmem_team_t team, int ring, const char *a, char *b, int 
            grid_pick(t, 100003, 8, false, true) == SHOAL_REDUCE_PULL;
   int small = grid_pick(t, 8000, 4, false, false);
   out[2] = small == SHOAL_REDUCE_LL || small == SHOAL_REDUCE_PULL;
-  out[3] = shoal_grid_pick_move(t, 1, 1u << 20) == SHOAL_GRID_PUSH &&   /* fcollect */
-           shoal_grid_pick_move(t, 2, 1u << 20) == SHOAL_GRID_PUSH;     /* alltoall */
+  out[3] = shoal_grid_pick_move(t, 1, 1u << 20, true) == SHOAL_GRID_PUSH &&   /* fcollect */
+           shoal_grid_pick_move(t, 2, 1u << 20, true) == SHOAL_GRID_PUSH;     /* alltoall */
   /* SHOAL_ALLREDUCE=ring reaches the kernels (run.sh runs this test with
    * it too): the grid and the block take the ring, in place and not;
    * without it, they do not */
@@ -315,10 +315,12 @@ int main(int argc, char **argv)
 
   /* SHOAL_TEST_GRID_QUICK=1 (run.sh, members behind the host proxy: every
    * collective is block 0's device-initiated transfers through it): sizes
-   * up to 16387 elements, grids of 1 and 3, fewer graph replays */
+   * up to 12289 elements, grids of 1 and 3, fewer graph replays.  4099 and
+   * 12289 elements take LL in several slots of the ring where the team's
+   * box allows (collectives/ll.h) */
   const char *qv = getenv("SHOAL_TEST_GRID_QUICK");
   const bool quick = qv && *qv == '1';
-  const size_t ns[] = {1, 7, 1000, 4099, 16387, 100003, (1u << 20) + 5};
+  const size_t ns[] = {1, 7, 1000, 4099, 12289, 16387, 100003, (1u << 20) + 5};
   const size_t n_ns = quick ? 5 : sizeof ns / sizeof ns[0];
   const int grids[] = {1, 3, gmax};
   const int n_grids = quick ? 2 : 3;
@@ -387,8 +389,8 @@ int main(int argc, char **argv)
     unsigned *round;
     GT_CUDA(cudaMalloc((void **)&round, sizeof *round));
     GT_CUDA(cudaMemset(round, 0, sizeof *round));
-    const size_t gn[] = {3001, 300001};
-    for (int k = 0; k < 2; k++) {
+    const size_t gn[] = {3001, 12289, 300001};
+    for (int k = 0; k < 3; k++) {
       size_t n = gn[k];
       float *a = (float *)A, *b = (float *)B, *c = (float *)B + maxn;
       cudaGraph_t graph;

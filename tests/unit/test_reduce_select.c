@@ -72,45 +72,68 @@ START_TEST(test_move_launch)
   const size_t bytes[] = {0, 3, 4, 6, 2048, 2052, 4096, 4100, 8192, 16384, 16388, 16400, 65536, 131072, 1u << 20};
   const int sizes[] = {1, 2, 3, 4, 9, 64, 65};
   char box;   /* a pushbox's address: only whether there is one matters */
-  int ll = 0;
+  int ll = 0, grid_ll = 0;
   for (int which = 0; which < 3; which++)
   for (size_t si = 0; si < 3; si++)
     for (size_t ni = 0; ni < sizeof sizes / sizeof *sizes; ni++)
       for (size_t bi = 0; bi < sizeof bytes / sizeof *bytes; bi++)
         for (int sym = 0; sym < 2; sym++)
-          for (size_t gi = 0; gi < 2; gi++) {
-            shoal_team t;
-            memset(&t, 0, sizeof t);
-            t.size = sizes[ni];
-            t.pushbox = slots[si] ? &box : NULL;
-            t.pushbox_slot = slots[si];
-            size_t b = bytes[bi], gmin = grid_mins[gi] ? grid_mins[gi] : SHOAL_GPU_MOVE_GRID_MIN;
-            int launch = shoal_move_select_launch(which, b, sym, slots[si], sizes[ni], grid_mins[gi]);
-            if (sym && b >= gmin) {
-              ck_assert_int_eq(launch, SHOAL_REDUCE_LAUNCH_GRID);
-              continue;
+          for (size_t gi = 0; gi < 2; gi++)
+            for (size_t span = 0; span <= 16; span += 16) {   /* the team's ring: one slot a call, or 16 */
+              shoal_team t;
+              memset(&t, 0, sizeof t);
+              t.size = sizes[ni];
+              t.pushbox = slots[si] ? &box : NULL;
+              t.pushbox_slot = slots[si];
+              t.pushbox_depth = span ? 2 * (int)span : 8;
+              size_t b = bytes[bi], gmin = grid_mins[gi] ? grid_mins[gi] : SHOAL_GPU_MOVE_GRID_MIN;
+              int launch = shoal_move_select_launch(which, b, sym, slots[si], span, SHOAL_GPU_LL_STREAM_MAX,
+                                                    sizes[ni], grid_mins[gi]);
+              bool block_ll = shoal_move_ll_fits(which, shoal_ll_slot(&t), 1, t.size, b);
+              if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID) {   /* the kernel on several blocks takes LL there */
+                ck_assert(!block_ll && span > 1);
+                ck_assert(shoal_move_ll_fits(which, shoal_ll_slot(&t), shoal_ll_span_max(t.pushbox_depth), t.size, b));
+                grid_ll++;
+                continue;
+              }
+              if (sym && b >= gmin) {
+                ck_assert_int_eq(launch, SHOAL_REDUCE_LAUNCH_GRID);
+                continue;
+              }
+              ck_assert_int_ne(launch, SHOAL_REDUCE_LAUNCH_GRID);
+              ck_assert_msg((launch == SHOAL_REDUCE_LAUNCH_LL) == block_ll,
+                            "mover %d, slot %zu, %d PEs, %zu bytes: launched %d, the kernel %s LL", which, slots[si],
+                            sizes[ni], b, launch, block_ll ? "runs" : "does not run");
+              ll += block_ll;
             }
-            ck_assert_int_ne(launch, SHOAL_REDUCE_LAUNCH_GRID);
-            bool kernel_ll = shoal_move_ll_fits(which, shoal_ll_slot(&t), t.size, b);
-            ck_assert_msg((launch == SHOAL_REDUCE_LAUNCH_LL) == kernel_ll,
-                          "mover %d, slot %zu, %d PEs, %zu bytes: launched %d, the kernel %s LL", which, slots[si],
-                          sizes[ni], b, launch, kernel_ll ? "runs" : "does not run");
-            ll += kernel_ll;
-          }
   ck_assert_int_gt(ll, 0);
+  ck_assert_int_gt(grid_ll, 0);
+  /* LL's grid kernel: past one block's LL, within half the ring and the
+   * limit, into any dest; not where the limit is 0 */
+  ck_assert_int_eq(shoal_move_select_launch(1, 65536, true, 32768, 16, SHOAL_GPU_LL_STREAM_MAX, 2, 0),
+                   SHOAL_REDUCE_LAUNCH_LL_GRID);
+  ck_assert_int_eq(shoal_move_select_launch(1, 131072, false, 32768, 16, SHOAL_GPU_LL_STREAM_MAX, 2, 0),
+                   SHOAL_REDUCE_LAUNCH_LL_GRID);
+  ck_assert_int_eq(shoal_move_select_launch(1, 131072, true, 32768, 16, 0, 2, 0), SHOAL_REDUCE_LAUNCH_GRID);
+  ck_assert_int_eq(shoal_move_select_launch(1, SHOAL_GPU_LL_STREAM_MOVE_MIN - 4, true, 32768, 16,
+                                            SHOAL_GPU_LL_STREAM_MAX, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
+  ck_assert_int_eq(shoal_move_select_launch(1, 8192, true, 32768, 16, SHOAL_GPU_LL_STREAM_MAX, 2, 0),
+                   SHOAL_REDUCE_LAUNCH_LL);
+  ck_assert_int_eq(shoal_move_select_launch(1, 1u << 20, true, 32768, 64, SHOAL_GPU_LL_STREAM_MAX, 2, 0),
+                   SHOAL_REDUCE_LAUNCH_GRID);
   /* the cases measured: fcollect and broadcast LL for 8 KB per member at 2
    * PEs, the push kernel for 16 KB (which the slot would carry) and 32 KB;
    * alltoall LL up to 4 KB */
   for (int which = 0; which < 2; which++) {
-    ck_assert_int_eq(shoal_move_select_launch(which, 8192, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_LL);
-    ck_assert_int_eq(shoal_move_select_launch(which, 16384, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
+    ck_assert_int_eq(shoal_move_select_launch(which, 8192, true, 32768, 0, 0, 2, 0), SHOAL_REDUCE_LAUNCH_LL);
+    ck_assert_int_eq(shoal_move_select_launch(which, 16384, true, 32768, 0, 0, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
   }
-  ck_assert_int_eq(shoal_move_select_launch(2, 4096, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_LL);
-  ck_assert_int_eq(shoal_move_select_launch(2, 8192, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
+  ck_assert_int_eq(shoal_move_select_launch(2, 4096, true, 32768, 0, 0, 2, 0), SHOAL_REDUCE_LAUNCH_LL);
+  ck_assert_int_eq(shoal_move_select_launch(2, 8192, true, 32768, 0, 0, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
   ck_assert(shoal_ll_fits_slot(32768, 2, 16384));
-  ck_assert_int_eq(shoal_move_select_launch(1, 32768, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
-  ck_assert_int_eq(shoal_move_select_launch(1, 8194, true, 32768, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);   /* not words */
-  ck_assert_int_eq(shoal_move_select_launch(1, 8192, true, 32768, 65, 0), SHOAL_REDUCE_LAUNCH_BLOCK);  /* too many */
+  ck_assert_int_eq(shoal_move_select_launch(1, 32768, true, 32768, 0, 0, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
+  ck_assert_int_eq(shoal_move_select_launch(1, 8194, true, 32768, 0, 0, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);   /* not words */
+  ck_assert_int_eq(shoal_move_select_launch(1, 8192, true, 32768, 0, 0, 65, 0), SHOAL_REDUCE_LAUNCH_BLOCK);  /* too many */
 }
 END_TEST
 
@@ -120,7 +143,7 @@ START_TEST(test_reduce_launch)
   const size_t counts[] = {1, 7, 512, 1024, 2048, 2049, 4096, 1u << 20}, ess[] = {1, 2, 4, 8};
   const int sizes[] = {1, 2, 3, 4, 9, 64, 65};
   const size_t slots[] = {0, 4096, 32768}, grid_mins[] = {0, 4096};
-  int ll = 0, block = 0;
+  int ll = 0, block = 0, grid_ll = 0;
   for (size_t fi = 0; fi < 2; fi++)
     for (int scatter = 0; scatter < 2; scatter++)
       for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ci++)
@@ -128,10 +151,12 @@ START_TEST(test_reduce_launch)
           for (size_t ni = 0; ni < sizeof sizes / sizeof *sizes; ni++)
             for (size_t si = 0; si < 3; si++)
               for (size_t gi = 0; gi < 2; gi++)
-                for (int b = 0; b < 8; b++) {   /* in_place, src_sym, dest_sym */
+                for (int b = 0; b < 16; b++) {   /* in_place, src_sym, dest_sym, a ring of 16 slots a call */
                   shoal_reduce_ask a;
                   memset(&a, 0, sizeof a);
                   a.where = SHOAL_AT_STREAM;
+                  a.ll_span = b & 8 ? 16 : 0;
+                  a.ll_stream_max = SHOAL_GPU_LL_STREAM_MAX;
                   a.forced = forced[fi];
                   a.scatter = scatter;
                   a.count = counts[ci];
@@ -143,6 +168,19 @@ START_TEST(test_reduce_launch)
                   a.src_sym = b & 2;
                   int launch = shoal_reduce_select(&a);
                   if (launch == SHOAL_REDUCE_LAUNCH_GRID) continue;
+                  if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID) {   /* the kernel on several blocks takes LL */
+                    ck_assert(a.ll_span > 1);
+                    a.where = SHOAL_AT_BLOCK;
+                    a.direct = sizes[ni] <= SHOAL_SCOPE_MAX_PEERS;
+                    a.dest_sym = b & 4;
+                    a.scratch = 1u << 16;
+                    ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
+                    a.ll_span = 1;   /* and not on one */
+                    ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
+                    grid_ll++;
+                    continue;
+                  }
+                  a.ll_span = 1;   /* LL's kernel and the one-block kernel run one block */
                   /* the one-block kernels' choice, whatever the buffers:
                    * LL's kernel takes LL; the other never does (ll_apart),
                    * and refuses only a reduce-scatter's private source */
@@ -168,6 +206,7 @@ START_TEST(test_reduce_launch)
                 }
   ck_assert_int_gt(ll, 0);
   ck_assert_int_gt(block, 0);
+  ck_assert_int_gt(grid_ll, 0);
   /* the LL kernel where the slot carries it, not under a forced ring */
   shoal_reduce_ask a;
   memset(&a, 0, sizeof a);
@@ -207,11 +246,48 @@ START_TEST(test_ll_limits)
   }
   for (int which = 0; which < 3; which++) {
     size_t max = which == 2 ? SHOAL_GPU_LL_ALLTOALL_MAX : SHOAL_GPU_LL_MOVE_MAX;
-    ck_assert(shoal_move_ll_fits(which, 32768, 2, max));
-    ck_assert(!shoal_move_ll_fits(which, 32768, 2, max + 4));
-    ck_assert(!shoal_move_ll_fits(which, 0, 2, 4));
+    ck_assert(shoal_move_ll_fits(which, 32768, 1, 2, max));
+    ck_assert(!shoal_move_ll_fits(which, 32768, 1, 2, max + 4));
+    ck_assert(!shoal_move_ll_fits(which, 0, 1, 2, 4));
+    /* a grid whose blocks meet: several slots, up to the span and the grid's limit */
+    ck_assert(shoal_move_ll_fits(which, 32768, 4, 2, 65536));
+    ck_assert(!shoal_move_ll_fits(which, 32768, 4, 2, 65536 + 4));
+    ck_assert(!shoal_move_ll_fits(which, 1u << 20, 64, 2, SHOAL_GPU_LL_GRID_MAX + 4));
+    ck_assert(!shoal_move_ll_fits(which, 0, 4, 2, 4));
   }
   ck_assert_uint_lt(SHOAL_GPU_LL_ALLTOALL_MAX, SHOAL_GPU_LL_MOVE_MAX);
+  /* the same for the reductions at grid scope */
+  a.ll_span = 4;
+  for (int scatter = 0; scatter < 2; scatter++) {
+    a.scatter = scatter;
+    a.count = 65536 / 4;
+    ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
+    a.count = 65536 / 4 + 1;
+    ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
+  }
+  a.ll_span = 0;
+}
+END_TEST
+
+/* A call's slots, and the most a call may take (half the ring: a
+ * receiver's credits lag by less than a batch, collectives/ll.h). */
+START_TEST(test_ll_span)
+{
+  ck_assert_uint_eq(shoal_ll_call_slots(32768, 1), 1);
+  ck_assert_uint_eq(shoal_ll_call_slots(32768, 16384), 1);
+  ck_assert_uint_eq(shoal_ll_call_slots(32768, 16388), 2);
+  ck_assert_uint_eq(shoal_ll_call_slots(32768, 65536), 4);
+  ck_assert_uint_eq(shoal_ll_span_max(8), 4);
+  ck_assert_uint_eq(shoal_ll_span_max(1), 1);
+  ck_assert(shoal_ll_fits_span(32768, 4, 2, 65536));
+  ck_assert(!shoal_ll_fits_span(32768, 4, 2, 65540));
+  ck_assert(!shoal_ll_fits_span(32768, 4, SHOAL_SCOPE_MAX_PEERS + 1, 4));
+  /* a team's slots and credit batches: a sender k pushes ahead may take m
+   * slots while the receiver's published credits lag by up to batch - 1 */
+  for (int depth = 1; depth <= 64; depth++) {
+    uint64_t batch = shoal_ll_span_max(depth), m = shoal_ll_span_max(depth);
+    ck_assert_uint_le(m + batch - 1, (uint64_t)depth);
+  }
 }
 END_TEST
 
@@ -223,6 +299,7 @@ int main(void)
   tcase_add_test(tc, test_move_launch);
   tcase_add_test(tc, test_reduce_launch);
   tcase_add_test(tc, test_ll_limits);
+  tcase_add_test(tc, test_ll_span);
   suite_add_tcase(s, tc);
   SRunner *r = srunner_create(s);
   srunner_run_all(r, CK_NORMAL);
