@@ -203,13 +203,19 @@ SHOAL_SELECT_FN int shoal_allreduce_pick_ask(const shoal_reduce_ask *a)
  * (ll_apart; under a forced ring the host launches that one for LL sizes
  * too, and it then takes the ring or, where the ring does not fit, what
  * the block takes without LL: the pull, staged or two-shot). */
+/* LL carries bytes per pair at a scope: a block in one slot, up to
+ * block_max; where span > 1 (a grid whose blocks meet) in up to span
+ * slots, up to SHOAL_GPU_LL_GRID_MAX. */
+SHOAL_SELECT_FN bool shoal_ll_fits_scope(size_t slot, size_t span, int team_size, size_t bytes, size_t block_max)
+{
+  if (span > 1) return shoal_ll_fits_span(slot, span, team_size, bytes) && bytes <= SHOAL_GPU_LL_GRID_MAX;
+  return shoal_ll_fits_slot(slot, team_size, bytes) && bytes <= block_max;
+}
 SHOAL_SELECT_FN bool shoal_reduce_ll_fits(const shoal_reduce_ask *a)
 {
-  size_t bytes = a->count * a->es;
-  if (a->ll_apart || (a->es != 4 && a->es != 8)) return false;
-  if (a->ll_span > 1)   /* a grid whose blocks meet */
-    return shoal_ll_fits_span(a->pushbox_slot, a->ll_span, a->team_size, bytes) && bytes <= SHOAL_GPU_LL_GRID_MAX;
-  return shoal_ll_fits_slot(a->pushbox_slot, a->team_size, bytes) && (!a->scatter || bytes <= SHOAL_GPU_LL_MOVE_MAX);
+  return !a->ll_apart && (a->es == 4 || a->es == 8) &&
+         shoal_ll_fits_scope(a->pushbox_slot, a->ll_span, a->team_size, a->count * a->es,
+                             a->scatter ? SHOAL_GPU_LL_MOVE_MAX : SIZE_MAX);
 }
 
 /* The data movers (which: 0 broadcast, 1 fcollect, 2 alltoall; bytes: each
@@ -219,10 +225,9 @@ SHOAL_SELECT_FN bool shoal_reduce_ll_fits(const shoal_reduce_ask *a)
  * (shoal_move_select_launch) alike. */
 SHOAL_SELECT_FN bool shoal_move_ll_fits(int which, size_t slot, size_t span, int team_size, size_t bytes)
 {
-  if (!shoal_ll_words(bytes)) return false;
-  if (span > 1) return shoal_ll_fits_span(slot, span, team_size, bytes) && bytes <= SHOAL_GPU_LL_GRID_MAX;
-  return shoal_ll_fits_slot(slot, team_size, bytes) &&
-         bytes <= (which == 2 ? SHOAL_GPU_LL_ALLTOALL_MAX : SHOAL_GPU_LL_MOVE_MAX);
+  return shoal_ll_words(bytes) &&
+         shoal_ll_fits_scope(slot, span, team_size, bytes,
+                             which == 2 ? SHOAL_GPU_LL_ALLTOALL_MAX : SHOAL_GPU_LL_MOVE_MAX);
 }
 
 /* The ring at a scope: every member reachable by load/store, dest

@@ -306,16 +306,20 @@ SHOAL_FN uint64_t *shoal_scope_words(const shoal_team *t) { return t->sync + SHO
  * borrows from the top bit), so a slow lane still sees its flip.  The
  * count and generation words before it cost the last lane a fence and two
  * stores on every lane's path (bench/gpu/bench_gridsync). */
+/* Thread 0 of a lane: its add to the word (what the lane did before comes
+ * first); returns the word's value before it. */
+SHOAL_FN uint64_t shoal_scope_arrive_local(const shoal_scope *s, shoal_team *t, uint64_t *add)
+{
+  *add = s->lane == 0 ? ((uint64_t)1 << 63) - (s->nlanes - 1) : 1;
+  shoal_scope_fence_local();
+  return shoal_scope_add_local(&shoal_scope_words(t)[SHOAL_GRID_COUNT], *add);
+}
 SHOAL_FN void shoal_scope_sync_local(const shoal_scope *s, shoal_team *t, const char *call)
 {
   shoal_scope_sync_lane(s);
-  unsigned nl = s->nlanes;
-  if (s->tid == 0 && nl > 1) {
-    uint64_t *w = &shoal_scope_words(t)[SHOAL_GRID_COUNT];
-    uint64_t add = s->lane == 0 ? ((uint64_t)1 << 63) - (nl - 1) : 1;
-    shoal_scope_fence_local();
-    uint64_t old = shoal_scope_add_local(w, add);
-    shoal_scope_wait_flip(w, old, call);
+  if (s->tid == 0 && s->nlanes > 1) {
+    uint64_t add, old = shoal_scope_arrive_local(s, t, &add);
+    shoal_scope_wait_flip(&shoal_scope_words(t)[SHOAL_GRID_COUNT], old, call);
     /* Kept although the wait's load is an acquire (the meetings with the
      * peers do without theirs): without it test_grid reported wrong
      * elements once in ten runs (session 12: the in-place staged
@@ -334,10 +338,7 @@ SHOAL_FN void shoal_scope_sync_local(const shoal_scope *s, shoal_team *t, const 
  * one of them must act once all are done. */
 SHOAL_FN bool shoal_scope_arrive_last(const shoal_scope *s, shoal_team *t)
 {
-  uint64_t *w = &shoal_scope_words(t)[SHOAL_GRID_COUNT];
-  uint64_t add = s->lane == 0 ? ((uint64_t)1 << 63) - (s->nlanes - 1) : 1;
-  shoal_scope_fence_local();
-  uint64_t old = shoal_scope_add_local(w, add);
+  uint64_t add, old = shoal_scope_arrive_local(s, t, &add);
   bool last = ((old ^ (old + add)) >> 63) != 0;
   if (last) shoal_scope_fence_local();
   return last;

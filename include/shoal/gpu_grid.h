@@ -91,19 +91,14 @@ __device__ inline bool shoal_grid_direct(const shoal_team *t)
     if (!shoal_dev_ptr(t->sync, shoal_team_world_pe(t, j))) return false;
   return true;
 }
-/* Slots of the LL ring a grid call may take per pair: several where the
- * blocks meet (a user's kernel: LL over every block), else one (block 0). */
-__device__ inline size_t shoal_grid_ll_span(const shoal_team *t, bool local)
-{
-  return local ? shoal_ll_span_max(t->pushbox_depth) : 1;
-}
-/* LL where the blocks meet (a user's kernel); an _on_stream grid kernel
- * has LL's own kernel beside it (gpu_x.h) and runs without it. */
+/* LL where the blocks meet (a user's kernel: over every block, a call
+ * taking up to half the team's ring); an _on_stream grid kernel has LL's
+ * own kernel beside it (gpu_x.h) and runs without it. */
 __device__ inline int shoal_grid_pick_move(const shoal_team *t, int which, size_t nbytes, bool local)
 {
   /* LL needs no direct check: its fit bounds the team by its tables, and
    * teams behind the proxy never get here */
-  if (local && shoal_move_ll_fits(which, shoal_ll_slot(t), shoal_grid_ll_span(t, local), t->size, nbytes))
+  if (local && shoal_move_ll_fits(which, shoal_ll_slot(t), shoal_ll_span_max(t->pushbox_depth), t->size, nbytes))
     return SHOAL_GRID_LL;
   return shoal_grid_direct(t) ? SHOAL_GRID_PUSH : SHOAL_GRID_ON_BLOCK0;
 }
@@ -146,7 +141,7 @@ __device__ inline void shoal_grid_reduce_any(const char *call, shmem_team_t team
   /* LL where the blocks meet (a user's kernel); an _on_stream grid kernel
    * has LL's own kernel beside it (gpu_x.h), and leaves its code out */
   int algo = shoal_gpu_reduce_pick_block(t, SHOAL_AT_GRID, scatter, dest, src, n, sizeof(T), local,
-                                         shoal_grid_ll_span(t, local));
+                                         shoal_ll_span_max(t->pushbox_depth));
   if (algo == SHOAL_REDUCE_LL) {   /* LL with a lane per block (collectives/ll.h) */
     __shared__ shoal_ll ll;
     shoal_scope s = shoal_grid_scope(true);

@@ -395,22 +395,33 @@ __device__ inline void shoal_gpu_check_overlap(const char *call, const void *des
   if (SHOAL_UNLIKELY(d != s && d < s + bytes && s < d + bytes))
     shoal_gpu_overlap_fail(call, dest, src, shoal_gpu_block_tid() == 0);
 }
+/* LL's lane: the block (GRID false: the block entry points and the
+ * one-block _on_stream kernels, where the lane count is a constant), or a
+ * block of LL's _on_stream kernel over several (GRID: lanes that do not
+ * meet, collectives/ll.h; a kernel of its own: with the lane count a
+ * runtime value the small calls cost 0.2-0.3 us more, bench/RESULTS.md
+ * session 20), whose calls take up to half the team's ring. */
+__device__ inline shoal_scope shoal_grid_scope(bool local);   /* gpu_grid.h */
+template <bool GRID>
+__device__ inline shoal_scope shoal_gpu_ll_scope(void)
+{
+  return GRID ? shoal_grid_scope(false) : shoal_gpu_block_lane();
+}
+template <bool GRID>
+__device__ inline size_t shoal_gpu_ll_span(const shoal_team *t)
+{
+  return GRID ? shoal_ll_span_max(t->pushbox_depth) : 1;
+}
 /* All-reduce of 4- and 8-byte types (collectives/reduce_select.h:
  * shoal_reduce_ll_fits).  dest may be src (checked by the caller: or
  * disjoint from it). */
-template <class T, class OP>
-__device__ inline void shoal_gpu_reduce_ll_lane(const char *call, const shoal_scope *s, shoal_team *t, T *dest,
-                                                const T *src, size_t n)
+template <class T, class OP, bool GRID = false>
+__device__ inline void shoal_gpu_reduce_ll(const char *call, shoal_team *t, T *dest, const T *src, size_t n)
 {
   __shared__ shoal_ll ll;
+  shoal_scope s = shoal_gpu_ll_scope<GRID>();
   shoal_gpu_reducer<T, OP> r;
-  shoal_ll_reduce(s, t, &ll, &r, dest, src, n, call);
-}
-template <class T, class OP>
-__device__ inline void shoal_gpu_reduce_ll_block(const char *call, shoal_team *t, T *dest, const T *src, size_t n)
-{
-  shoal_scope s = shoal_gpu_block_lane();
-  shoal_gpu_reduce_ll_lane<T, OP>(call, &s, t, dest, src, n);
+  shoal_ll_reduce(&s, t, &ll, &r, dest, src, n, call);
 }
 /* Reduce-scatter of the same types, n elements per member's block: dest
  * disjoint from the source, which may be private (only read here).  Not
@@ -418,28 +429,24 @@ __device__ inline void shoal_gpu_reduce_ll_block(const char *call, shoal_team *t
  * grid, both _on_stream kernels) reach it -- inlined into each, with the
  * all-reduce beside it behind a runtime flag, it multiplied ptxas's time
  * for gpu_lib.cu (RESULTS.md, session 9). */
-template <class T, class OP>
-__device__ __noinline__ void shoal_gpu_reduce_scatter_ll_block(const char *call, shoal_team *t, T *dest,
-                                                               const T *src, size_t n)
+template <class T, class OP, bool GRID = false>
+__device__ __noinline__ void shoal_gpu_reduce_scatter_ll(const char *call, shoal_team *t, T *dest, const T *src,
+                                                         size_t n)
 {
   __shared__ shoal_ll ll;
-  shoal_scope s = shoal_gpu_block_lane();
+  shoal_scope s = shoal_gpu_ll_scope<GRID>();
   shoal_gpu_reducer<T, OP> r;
   shoal_ll_reduce_scatter(&s, t, &ll, &r, dest, src, n, call);
 }
 /* Broadcast (which 0), fcollect (1), alltoall (2) of nbytes, a whole
- * number of words (shoal_ll_fits, shoal_ll_words), by lane s. */
-__device__ inline void shoal_gpu_move_ll_lane(const char *call, const shoal_scope *s, int which, shoal_team *t,
-                                              void *dest, const void *src, size_t nbytes, int root)
+ * number of words (shoal_ll_fits, shoal_ll_words). */
+template <bool GRID = false>
+__device__ inline void shoal_gpu_move_ll(const char *call, int which, shoal_team *t, void *dest, const void *src,
+                                         size_t nbytes, int root)
 {
   __shared__ shoal_ll ll;
-  shoal_ll_move(s, t, &ll, which, dest, src, nbytes, root, call);
-}
-__device__ inline void shoal_gpu_move_ll_block(const char *call, int which, shoal_team *t, void *dest,
-                                               const void *src, size_t nbytes, int root)
-{
-  shoal_scope s = shoal_gpu_block_lane();
-  shoal_gpu_move_ll_lane(call, &s, which, t, dest, src, nbytes, root);
+  shoal_scope s = shoal_gpu_ll_scope<GRID>();
+  shoal_ll_move(&s, t, &ll, which, dest, src, nbytes, root, call);
 }
 
 /* What the reduction selection (collectives/reduce_select.h) rests on, in
@@ -508,8 +515,8 @@ __device__ inline void shoal_gpu_reduce_block_only(const char *call, shoal_team 
                                                    const T *src, size_t n, bool ll = true)
 {
   if (ll && algo == SHOAL_REDUCE_LL) {
-    if (scatter) shoal_gpu_reduce_scatter_ll_block<T, OP>(call, t, dest, src, n);
-    else shoal_gpu_reduce_ll_block<T, OP>(call, t, dest, src, n);
+    if (scatter) shoal_gpu_reduce_scatter_ll<T, OP>(call, t, dest, src, n);
+    else shoal_gpu_reduce_ll<T, OP>(call, t, dest, src, n);
   } else if (algo == SHOAL_REDUCE_CHANNELS || algo == SHOAL_ALLREDUCE_HIER) {   /* more members than a lane's tables hold, or nodes */
     shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, n, scatter);
   } else {
@@ -594,7 +601,7 @@ __device__ inline int shoal_gpu_move_block(const char *call, int which, shmem_te
     return 0;
   }
   if (ll && shoal_move_ll_fits(which, shoal_ll_slot(t), 1, t->size, nbytes)) {
-    shoal_gpu_move_ll_block(call, which, t, dest, src, nbytes, root);
+    shoal_gpu_move_ll<>(call, which, t, dest, src, nbytes, root);
     return 0;
   }
   __shared__ char *pd[SHOAL_SCOPE_MAX_PEERS];
@@ -687,30 +694,7 @@ SHOAL_COLD_FN void shoal_gpu_launch_mismatch(const char *call, bool say)
            SHOAL_STATE->my_pe, call);
   shoal_gpu_trap();
 }
-/* GRID: LL's kernel over several blocks (SHOAL_REDUCE_LAUNCH_LL_GRID), a
- * lane per block that meets no other (collectives/ll.h), a call taking
- * up to half the team's ring; else the one-block kernel, whose lane is a
- * constant (a kernel of its own: with the lane count a runtime value, the
- * small calls cost 0.2-0.3 us more, bench/RESULTS.md session 20). */
-template <bool GRID>
-__device__ inline shoal_scope shoal_gpu_ll_kernel_scope(void)
-{
-  return GRID ? shoal_grid_scope(false) : shoal_gpu_block_lane();
-}
-template <bool GRID>
-__device__ inline size_t shoal_gpu_ll_kernel_span(const shoal_team *t)
-{
-  return GRID ? shoal_ll_span_max(t->pushbox_depth) : 1;
-}
-template <class T, class OP>
-__device__ __noinline__ void shoal_gpu_reduce_scatter_ll_grid(const char *call, shoal_team *t, T *dest,
-                                                              const T *src, size_t n)
-{
-  __shared__ shoal_ll ll;
-  shoal_scope s = shoal_grid_scope(false);
-  shoal_gpu_reducer<T, OP> r;
-  shoal_ll_reduce_scatter(&s, t, &ll, &r, dest, src, n, call);
-}
+/* GRID: LL's kernel over several blocks (SHOAL_REDUCE_LAUNCH_LL_GRID), else one. */
 template <bool GRID = false>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(int which, shmem_team_t team,
                                                                                void *dest, const void *src,
@@ -722,13 +706,12 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(
   if (which == 0 && SHOAL_UNLIKELY(root < 0 || root >= t->size))
     shoal_gpu_root_fail(call, root, t->size, shoal_gpu_block_tid() == 0);
   if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t) ||
-                     !shoal_move_ll_fits(which, shoal_ll_slot(t), shoal_gpu_ll_kernel_span<GRID>(t), t->size, n)))
+                     !shoal_move_ll_fits(which, shoal_ll_slot(t), shoal_gpu_ll_span<GRID>(t), t->size, n)))
     shoal_gpu_launch_mismatch(call, shoal_gpu_block_tid() == 0);
-  shoal_scope s = shoal_gpu_ll_kernel_scope<GRID>();
   /* which a constant in each call: each inlined copy is specialized */
-  if (which == 0) shoal_gpu_move_ll_lane("shmemx_broadcastmem_on_stream", &s, 0, t, dest, src, n, root);
-  else if (which == 1) shoal_gpu_move_ll_lane("shmemx_fcollectmem_on_stream", &s, 1, t, dest, src, n, 0);
-  else shoal_gpu_move_ll_lane("shmemx_alltoallmem_on_stream", &s, 2, t, dest, src, n, 0);
+  if (which == 0) shoal_gpu_move_ll<GRID>("shmemx_broadcastmem_on_stream", 0, t, dest, src, n, root);
+  else if (which == 1) shoal_gpu_move_ll<GRID>("shmemx_fcollectmem_on_stream", 1, t, dest, src, n, 0);
+  else shoal_gpu_move_ll<GRID>("shmemx_alltoallmem_on_stream", 2, t, dest, src, n, 0);
 }
 template <class T, class OP, bool GRID = false>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_ll(shmem_team_t team, T *dest,
@@ -741,15 +724,9 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_l
                          : (const void *)dest != (const void *)src && shoal_gpu_scatter_overlaps(dest, nb, src, nb);
   if (SHOAL_LIKELY(!overlap && !shoal_gpu_team_proxied(t)) &&
       shoal_gpu_reduce_pick_block(t, SHOAL_AT_BLOCK, scatter != 0, dest, src, n, sizeof(T), true,
-                                  shoal_gpu_ll_kernel_span<GRID>(t)) == SHOAL_REDUCE_LL) {
-    if (GRID && scatter) {
-      shoal_gpu_reduce_scatter_ll_grid<T, OP>("shmemx_..._reduce_scatter_on_stream", t, dest, src, n);
-    } else if (scatter) {
-      shoal_gpu_reduce_scatter_ll_block<T, OP>("shmemx_..._reduce_scatter_on_stream", t, dest, src, n);
-    } else {
-      shoal_scope s = shoal_gpu_ll_kernel_scope<GRID>();
-      shoal_gpu_reduce_ll_lane<T, OP>("shmemx_..._reduce_on_stream", &s, t, dest, src, n);
-    }
+                                  shoal_gpu_ll_span<GRID>(t)) == SHOAL_REDUCE_LL) {
+    if (scatter) shoal_gpu_reduce_scatter_ll<T, OP, GRID>("shmemx_..._reduce_scatter_on_stream", t, dest, src, n);
+    else shoal_gpu_reduce_ll<T, OP, GRID>("shmemx_..._reduce_on_stream", t, dest, src, n);
     return;
   }
   const char *call = scatter ? "shmemx_..._reduce_scatter_on_stream" : "shmemx_..._reduce_on_stream";
