@@ -31,6 +31,10 @@ static TLS const char *wait_team_call;      /* the collective call wait_team bel
 static TLS shmem_team_t wait_team;
 static TLS const shoal_backoff *suspect;    /* a wait that saw a PE leave, last look */
 static TLS unsigned suspect_spins;
+static TLS double suspect_t0;             /* when the suspect wait first saw a PE leave */
+/* How long a collective wait may go on after a member left while other
+ * members have not: a late member may still end it. */
+#define SHOAL_LEFT_GRACE_S 3.0
 
 void shoal_wait_in_team(const char *call, shmem_team_t team)
 {
@@ -89,23 +93,33 @@ static void team_name(char *out, size_t len, shmem_team_t t)
              t->start + t->stride, t->start, t->stride, t->size);
 }
 
-/* The PE whose leaving means this wait can never end, or -1.  In a
- * collective, any member that left; elsewhere (wait_until, locks, quiet),
- * only when every other PE has left, since any of them might still write. */
-static int blocking_leaver(const shoal_backoff *b)
+/* The PE whose leaving means this wait can never end, or -1; *sure when
+ * nobody else is left to end it.  In a collective, any member that left
+ * (sure once every other member has left: until then a member that is
+ * merely late may still end it, so the caller gives it time); elsewhere
+ * (wait_until, locks, quiet), only when every other PE has left, since any
+ * of them might still write. */
+static int blocking_leaver(const shoal_backoff *b, bool *sure)
 {
   int me = shoal_dstate.my_pe, n = shoal_dstate.n_pes;
   const uint64_t *left = shoal_rt.left;
   /* (a transport completion wait, with no word, may be any put's) */
   bool collective = b->addr && wait_team_call && wait_team_call == shoal_wait_call && wait_team;
-  int any = -1, others_left = 0;
+  int any = -1, member = -1, others_left = 0, members_left = 0;
   for (int i = 0; i < n; i++) {
     if (i == me || shoal_load_acquire(&left[i]) == 0) continue;
     others_left++;
-    if (collective && shoal_team_index_of(wait_team, i) >= 0) return i;
     if (any < 0) any = i;
+    if (collective && shoal_team_index_of(wait_team, i) >= 0) {
+      members_left++;
+      if (member < 0) member = i;
+    }
   }
-  if (collective) return -1;
+  if (collective) {
+    *sure = members_left == wait_team->size - 1;
+    return member;
+  }
+  *sure = true;
   return others_left == n - 1 ? any : -1;
 }
 
@@ -190,15 +204,21 @@ void shoal_wait_check(shoal_backoff *b)
   double now = now_s();
   if (b->t0 == 0) b->t0 = now;
   if (!shoal_rt.leaving) {
-    int pe = blocking_leaver(b);
+    bool sure = false;
+    int pe = blocking_leaver(b, &sure);
     if (pe < 0) {
       if (suspect == b) suspect = NULL;
-    } else if (suspect != b || suspect_spins == b->spins) {
+    } else if (suspect != b) {
       /* Look again after one more test of the condition: what the PE did
        * before leaving may have ended the wait. */
       suspect = b;
       suspect_spins = b->spins;
-    } else {
+      suspect_t0 = now;
+    } else if (suspect_spins != b->spins && (sure || now - suspect_t0 >= SHOAL_LEFT_GRACE_S)) {
+      /* A member that finished the collective may leave while another
+       * member's last signal to us is still on its way (a PE descheduled on
+       * a loaded node, a provider that needs our progress): only a wait
+       * that outlasts the grace, or that nobody is left to end, is dead. */
       char why[200];
       snprintf(why, sizeof why, "PE %d %s while PE %d waits in %s", pe,
                left_how(shoal_load_acquire(&shoal_rt.left[pe])), shoal_dstate.my_pe,

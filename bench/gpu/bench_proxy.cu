@@ -7,7 +7,8 @@
  * without the queue); "host_gpu_busy" = the host path while a kernel of
  * this PE spins on the GPU, as the device path's does (the fair pair on
  * one shared GPU: bench/RESULTS.md, session 11).  Prints CSV:
- * path,op,bytes,usec,GBps. */
+ * path,op,bytes,usec,GBps.  "bench_proxy fadd" runs the fetch-add part
+ * alone (five rounds instead of three). */
 #include "bench_gpu.h"
 
 #include <string.h>
@@ -47,10 +48,15 @@ __global__ void k_pingpong(char *dst, const char *src, size_t n, uint64_t *sig, 
 }
 static int fadd_done;   /* symmetric: PE 0 tells PE 1 the fetch-adds are over */
 
-static double median3(const double *v)
+static double median(const double *v, int n)   /* n <= 5 */
 {
-  double a = v[0], b = v[1], c = v[2];
-  return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
+  double s[5];
+  for (int i = 0; i < n; i++) {   /* insertion sort */
+    int j = i;
+    for (; j > 0 && s[j - 1] > v[i]; j--) s[j] = s[j - 1];
+    s[j] = v[i];
+  }
+  return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
 /* Spins on a host word, as k_fadd's wait for its result does: the host
@@ -67,8 +73,9 @@ __global__ void k_fadd(uint64_t *ctr, int iters, int pe, uint64_t *out)
   *out = s;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+  bool fadd_only = argc > 1 && !strcmp(argv[1], "fadd");
   bench_init("bench_proxy.id");
   int me = MY_PE(), np = N_PES();
   if (np != 2) { if (me == 0) fprintf(stderr, "bench_proxy: run with 2 PEs\n"); shmem_finalize(); return 1; }
@@ -86,7 +93,7 @@ int main(void)
   BARRIER();
 
   /* put latency and bandwidth: PE 0 to PE 1 */
-  for (size_t n = 8; n <= maxn; n *= 4) {
+  for (size_t n = 8; n <= maxn && !fadd_only; n *= 4) {
     int iters = n <= 65536 ? 200 : 20;
     if (me == 0) {
       k_put_lat<<<1, 1>>>(dst, src, n, 5, 1);   /* warm */
@@ -114,7 +121,7 @@ int main(void)
   }
 
   /* put+signal ping-pong (device only: both sides in kernels) */
-  for (size_t n = 8; n <= 65536; n *= 32) {
+  for (size_t n = 8; n <= 65536 && !fadd_only; n *= 32) {
     int iters = 200;
     CK(cudaMemset(sig, 0, sizeof(uint64_t)));
     CK(cudaDeviceSynchronize());
@@ -136,8 +143,8 @@ int main(void)
    * kernel of this PE spinning on the GPU (host_gpu_busy: on one shared
    * GPU, a running kernel slows the target's AMO kernel too). */
   if (me == 0) {
-    const int iters = 500, rounds = 3;
-    double dev[rounds], host[rounds], busy[rounds];
+    const int iters = 500, rounds = fadd_only ? 5 : 3;
+    double dev[5], host[5], busy[5];
     int *stop;
     CK(cudaHostAlloc((void **)&stop, sizeof *stop, cudaHostAllocMapped));
     k_fadd<<<1, 1>>>(ctr, 10, 1, dout);
@@ -160,7 +167,7 @@ int main(void)
     }
     CK(cudaFreeHost(stop));
     printf("device,fetch_add_lat,8,%.2f,\nhost,fetch_add_lat,8,%.2f,\nhost_gpu_busy,fetch_add_lat,8,%.2f,\n",
-           median3(dev), median3(host), median3(busy));
+           median(dev, rounds), median(host, rounds), median(busy, rounds));
     shmem_int_atomic_set(&fadd_done, 1, 1);
   } else {
     while (!shmem_int_atomic_fetch(&fadd_done, me)) usleep(1000);

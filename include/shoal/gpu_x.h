@@ -818,15 +818,17 @@ static inline int shoal_gpu_stream_grid(K *kernel, int threads, size_t bytes)
   return want < 1 ? 1 : want < (size_t)max ? (int)want : max;
 }
 /* Blocks of LL's grid kernel for bytes_per_pair: SHOAL_GPU_LL_BLOCK_BYTES
- * each, at least two (one block takes LL's one-slot rules), all resident
- * (a lane waits for words that a peer's lanes send). */
+ * each, all resident (a lane waits for words that a peer's lanes send).
+ * Where fewer are resident (a small MPS share) it runs on fewer, even one:
+ * words go by index, so a peer on more blocks still matches it, whereas
+ * another algorithm would not (each PE decides alone). */
 template <class K>
 static inline int shoal_gpu_ll_blocks(K *kernel, size_t bytes_per_pair)
 {
   int max = shoal_gpu_stream_blocks<1>(kernel, SHOAL_GPU_LAUNCH_THREADS);
   size_t want = (bytes_per_pair + SHOAL_GPU_LL_BLOCK_BYTES - 1) / SHOAL_GPU_LL_BLOCK_BYTES;
-  if (want < 2) want = 2;
-  return want < (size_t)max ? (int)want : max;
+  if (max < 1) max = 1;
+  return want < 1 ? 1 : want < (size_t)max ? (int)want : max;
 }
 static inline int shoal_gpu_launched(const char *call)
 {
@@ -854,13 +856,12 @@ static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_te
 {
   bool dest_sym = shoalx_gpu_heap_has(dest);
   size_t slot = shoalx_gpu_team_ll_slot(team), span = shoalx_gpu_team_ll_span(team);
-  int np = shmem_team_n_pes(team), blocks = 0;
+  int np = shmem_team_n_pes(team);
   int launch = shoal_move_select_launch(which, nbytes, dest_sym, slot, span, shoal_gpu_stream_knob(3), np,
                                         shoal_gpu_stream_knob(0));
-  if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID && (blocks = shoal_gpu_ll_blocks(shoal_gpu_k_move_ll<true>, nbytes)) < 2)
-    launch = shoal_move_select_launch(which, nbytes, dest_sym, slot, 0, 0, np, shoal_gpu_stream_knob(0));
   if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID)
-    shoal_gpu_k_move_ll<true><<<blocks, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(which, team, dest, src, nbytes, root);
+    shoal_gpu_k_move_ll<true><<<shoal_gpu_ll_blocks(shoal_gpu_k_move_ll<true>, nbytes), SHOAL_GPU_LAUNCH_THREADS, 0,
+                                stream>>>(which, team, dest, src, nbytes, root);
   else if (launch == SHOAL_REDUCE_LAUNCH_GRID)
     shoal_gpu_k_move_grid<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid<>, SHOAL_GPU_GRID_THREADS, nbytes),
                               SHOAL_GPU_GRID_THREADS, 0, stream>>>(which, team, dest, src, nbytes, root);
@@ -914,13 +915,9 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
   const char *s = (const char *)src, *d = (const char *)dest;
   a.src_sym = sb && shoalx_gpu_heap_has(src) && shoalx_gpu_heap_has(s + sb - 1) &&
               (d == s || d + db <= s || s + sb <= d);
-  int launch = shoal_reduce_select(&a), blocks = 0;
-  if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID &&
-      (blocks = shoal_gpu_ll_blocks(shoal_gpu_k_reduce_ll<T, OP, true>, nreduce * sizeof(T))) < 2) {
-    a.ll_span = 0;   /* too few blocks resident: what the host launches without it */
-    launch = shoal_reduce_select(&a);
-  }
+  int launch = shoal_reduce_select(&a);
   if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID) {
+    int blocks = shoal_gpu_ll_blocks(shoal_gpu_k_reduce_ll<T, OP, true>, nreduce * sizeof(T));
     shoal_gpu_k_reduce_ll<T, OP, true><<<blocks, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce,
                                                                                       scatter);
   } else if (launch == SHOAL_REDUCE_LAUNCH_GRID) {
