@@ -26,8 +26,9 @@
  * 40 repetitions back to back (the pair counters go round the pushbox ring
  * several times and the credits come back in batches), at 1..3 lanes that
  * meet (a user's grid) or not (half the repetitions: an _on_stream
- * kernel's blocks, whose last lane to finish counts), on fresh teams
- * nothing else pushes on.  ll.sh runs only these, with the default
+ * kernel's blocks, whose last lane to finish counts), and with each PE
+ * running its own number of lanes ("k 4"), on fresh teams nothing else
+ * pushes on.  ll.sh runs only these, with the default
  * (larger) pushbox. */
 #include "coll_test.h"
 #include <pthread.h>
@@ -66,7 +67,8 @@ static unsigned char byte_of(int pe, size_t i, unsigned salt)
 struct run {
   shmem_team_t team;
   const char *tname;
-  int which, k, reps, n;   /* n: team size */
+  int which, k, reps, n;   /* n: team size; k: the pass's lane count (names its data) */
+  int lanes;               /* lanes this PE runs: k, or its own (mixed_lanes) */
   bool ll;                 /* the LL form (collectives/ll.h) */
   size_t bytes;
   pthread_barrier_t bar;
@@ -76,6 +78,11 @@ struct run {
 static size_t rep_offset(int rep) { return (size_t)(rep % 3) * 5; }   /* 0, 5, 10: misaligned */
 static int rep_root(int rep, int n) { return rep % n; }
 static bool rep_in_place(int which, int rep) { return which == 0 && rep % 2 == 1; }
+/* LL's words go by index, whoever sends them, so the members need not run
+ * the same number of lanes: when set, this PE runs this many lanes
+ * whatever the pass's k (the LL teams' mixed pass). */
+static int mixed_lanes;
+
 /* The lanes of a PE meet at entry and exit (a kernel's grid) on reps 0, 1,
  * 4, 5, ...; on the others they meet only the peers (an _on_stream
  * kernel's grid).  For the movers and the reductions alike. */
@@ -163,7 +170,7 @@ static void *lane_main(void *p)
     unsigned char *s = src_buf + off, *d = (rep_in_place(r->which, rep) ? src_buf : dst_buf) + off;
     /* lanes that do not meet (an _on_stream kernel's blocks): the
      * barriers around the call stand for the kernels' boundaries */
-    int nl = rep_local(rep) ? r->k : -r->k;
+    int nl = rep_local(rep) ? r->lanes : -r->lanes;
     int rc = r->ll ? shoalx_coll_ll_lane(r->which, r->team, d, s, r->bytes, NULL, NULL, rep_root(rep, n), a->lane, nl)
                    : shoalx_coll_move_lane(r->which, r->team, d, s, r->bytes, rep_root(rep, n), a->lane, nl);
     CHECK(rc == 0, "rc %d", rc);
@@ -192,19 +199,20 @@ static void run_lanes(shmem_team_t team, const char *tname, int which, int k, si
   r.tname = tname;
   r.which = which;
   r.k = k;
+  r.lanes = ll && mixed_lanes ? mixed_lanes : k;
   r.reps = reps;
   r.n = shmem_team_n_pes(team);
   r.bytes = bytes;
-  pthread_barrier_init(&r.bar, NULL, (unsigned)k);
+  pthread_barrier_init(&r.bar, NULL, (unsigned)r.lanes);
   pthread_t th[MAX_LANES];
   struct lane_arg args[MAX_LANES];
-  for (int b = 0; b < k; b++) {
+  for (int b = 0; b < r.lanes; b++) {
     args[b].r = &r;
     args[b].lane = b;
     if (b > 0) ck_assert_int_eq(pthread_create(&th[b], NULL, lane_main, &args[b]), 0);
   }
   lane_main(&args[0]);
-  for (int b = 1; b < k; b++) pthread_join(th[b], NULL);
+  for (int b = 1; b < r.lanes; b++) pthread_join(th[b], NULL);
   pthread_barrier_destroy(&r.bar);
 }
 
@@ -251,7 +259,8 @@ static void rcombine(int c, void *acc, const void *in)
 struct rrun {
   shmem_team_t team;
   const char *tname;
-  int which, c, k, reps, n;
+  int which, c, k, reps, n;   /* k: the pass's lane count (names its data) */
+  int lanes;                  /* lanes this PE runs (struct run's) */
   size_t count;
   pthread_barrier_t bar;
 };
@@ -334,13 +343,13 @@ static void *rlane_main(void *p)
     if (a->lane == 0) rpoison(r, rep);
     if (!local && a->lane == 0) rfill(r, rep, 0, 1);
     pthread_barrier_wait(&r->bar);
-    if (local) rfill(r, rep, a->lane, r->k);   /* no barrier: the call's local meeting orders it */
+    if (local) rfill(r, rep, a->lane, r->lanes);   /* no barrier: the call's local meeting orders it */
     size_t off = r_offset(r, rep);
     unsigned char *s = r_src(r, rep) + off, *d = (r_in_place(r, rep) ? src_buf : dst_buf) + off;
     int rc = ll ? shoalx_coll_ll_lane(r->which == 6 ? 4 : 3, r->team, d, s, r->count, rcases[r->c].type,
-                                      rcases[r->c].op, 0, a->lane, local ? r->k : -r->k)
+                                      rcases[r->c].op, 0, a->lane, local ? r->lanes : -r->lanes)
                            : shoalx_coll_reduce_lane(r->which, r->team, d, s, r->count, rcases[r->c].type,
-                                                     rcases[r->c].op, a->lane, local ? r->k : -r->k);
+                                                     rcases[r->c].op, a->lane, local ? r->lanes : -r->lanes);
     CHECK(rc == 0, "rc %d", rc);
     pthread_barrier_wait(&r->bar);
     if (a->lane == 0) rcheck(r, rep);
@@ -358,19 +367,20 @@ static void run_rlanes(shmem_team_t team, const char *tname, int which, int c, i
   r.which = which;
   r.c = c;
   r.k = k;
+  r.lanes = (which == 5 || which == 6) && mixed_lanes ? mixed_lanes : k;
   r.reps = reps;
   r.n = shmem_team_n_pes(team);
   r.count = count;
-  pthread_barrier_init(&r.bar, NULL, (unsigned)k);
+  pthread_barrier_init(&r.bar, NULL, (unsigned)r.lanes);
   pthread_t th[MAX_LANES];
   struct rlane_arg args[MAX_LANES];
-  for (int b = 0; b < k; b++) {
+  for (int b = 0; b < r.lanes; b++) {
     args[b].r = &r;
     args[b].lane = b;
     if (b > 0) ck_assert_int_eq(pthread_create(&th[b], NULL, rlane_main, &args[b]), 0);
   }
   rlane_main(&args[0]);
-  for (int b = 1; b < k; b++) pthread_join(th[b], NULL);
+  for (int b = 1; b < r.lanes; b++) pthread_join(th[b], NULL);
   pthread_barrier_destroy(&r.bar);
 }
 
@@ -417,7 +427,9 @@ static void run_ll(shmem_team_t team, const char *tname, int k)
 }
 
 /* Fresh teams (nothing but LL pushes on their pushbox, collectives/ll.h):
- * every PE, and PEs 0, 2, ...; 1..3 lanes. */
+ * every PE, and PEs 0, 2, ...; 1..3 lanes; then each PE its own count
+ * (1 + its number mod 3: an _on_stream kernel sized by what each GPU holds
+ * resident, gpu_x.h's shoal_gpu_ll_blocks). */
 static void run_ll_teams(void)
 {
   int n = shmem_n_pes();
@@ -429,6 +441,13 @@ static void run_ll_teams(void)
     if (k > 1 && n * k > 8) continue;   /* 2-core CI: at most 4 spinning threads per core */
     for (int i = 0; i < 2; i++)
       if (t[i] != SHMEM_TEAM_INVALID && team_mapped(t[i])) run_ll(t[i], names[i], k);
+    shmem_barrier_all();
+  }
+  if (n > 1) {   /* at most 1 + 2 + 3 + 1 threads at 4 PEs */
+    mixed_lanes = 1 + shmem_my_pe() % MAX_LANES;
+    for (int i = 0; i < 2; i++)
+      if (t[i] != SHMEM_TEAM_INVALID && team_mapped(t[i])) run_ll(t[i], names[i], MAX_LANES + 1);
+    mixed_lanes = 0;
     shmem_barrier_all();
   }
   for (int i = 0; i < 2; i++) shmem_team_destroy(t[i]);
