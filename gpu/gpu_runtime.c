@@ -15,6 +15,7 @@
 #endif
 #include "../teams/team.h"
 #include "../teams/team_host.h"
+#include "../collectives/ll.h"
 #include "../device/gpu_image.h"
 
 #include <pthread.h>
@@ -157,8 +158,7 @@ static void team_to_device(const shoal_team *t)
                 d.hier ? "hierarchical" : "flat", d.hier ? "hierarchical" : "flat", d.hier ? "hierarchical" : "flat");
   d.parent = NULL;
   g.ll_slot[t->slot] = d.pushbox && !d.gpu_proxied ? d.pushbox_slot : 0;
-  /* half the ring (collectives/ll.h: shoal_ll_span_max) */
-  g.ll_span[t->slot] = !g.ll_slot[t->slot] ? 0 : d.pushbox_depth >= 2 ? (size_t)d.pushbox_depth / 2 : 1;
+  g.ll_span[t->slot] = g.ll_slot[t->slot] ? shoal_ll_span_max(d.pushbox_depth) : 0;
   GPU_CK("shmem_init", "copying a team to the GPU",
          shoal_gpu_v_memcpy(&g.team_dev[t->slot], &d, sizeof d));
   g.img.team_key[t->slot] = t;
