@@ -7,6 +7,7 @@
 #include <shmemx.h>
 #include <pthread.h>
 #include <sched.h>
+#include <time.h>
 #include <type_traits>
 #include "gpu_lib.h"
 #include "gpu_lib_reduce.h"
@@ -38,11 +39,12 @@ template <class T> __device__ void amo_on(int op, T *r, uint64_t a, uint64_t b, 
   *out = o;
 }
 
-/* One AMO of any dtype on r (this GPU's memory or a mapped peer's), after
- * this PE's earlier host copies (AMOs follow puts). */
+/* One AMO of any dtype on r (this GPU's memory or a mapped peer's).  The
+ * AMO itself is relaxed: what orders it is the caller's -- the host posts
+ * it after its earlier copies to that memory completed, and the result
+ * goes out after a system fence (its value depends on the AMO anyway). */
 __device__ void amo_apply(int op, int dt, void *r, uint64_t a, uint64_t b, uint64_t *out)
 {
-  shoal_fence_system();
   switch (dt) {
   case SHOAL_DT_I32: amo_on<int32_t>(op, (int32_t *)r, a, b, out); break;
   case SHOAL_DT_I64: amo_on<int64_t>(op, (int64_t *)r, a, b, out); break;
@@ -51,49 +53,59 @@ __device__ void amo_apply(int op, int dt, void *r, uint64_t a, uint64_t b, uint6
   case SHOAL_DT_F32: amo_on<float>(op, (float *)r, a, b, out); break;
   default: amo_on<double>(op, (double *)r, a, b, out); break;
   }
-  shoal_fence_system();
 }
 
 __global__ void shoal_lib_k_amo(int op, int dt, void *r, uint64_t a, uint64_t b, uint64_t *out)
 {
   amo_apply(op, dt, r, a, b, out);
+  shoal_fence_system();
 }
 
 /* A kernel launch per AMO costs ~5 us (launch and the host's wait), which
  * is most of a fetch-add through the host proxy.  Instead one single-thread
  * kernel serves a mailbox in pinned host memory and stays
- * SHOAL_GPU_AMO_LINGER after its last request: back-to-back AMOs (a
- * fetch-add loop, a counter many PEs hit) cost a PCIe round trip each.  It
- * leaves when idle, because while it runs it holds a block slot and
- * cudaDeviceSynchronize waits for it; a request that finds it gone
- * launches it again. */
+ * SHOAL_GPU_AMO_LINGER after its last request (a fetch-add loop, a counter
+ * many PEs hit).  It leaves when idle, because while it runs it holds a
+ * block slot and cudaDeviceSynchronize waits for it; a request that finds
+ * it gone launches it again.
+ *
+ * Every access to the mailbox crosses PCIe, so it works as the proxy's
+ * queue does (device/proxy_queue.h): request n is 8 words of {32 bits of
+ * data, tag n}, which the kernel reads with four 16-byte loads in flight at
+ * once and takes when every word carries tag n (no flag read first, no
+ * acquire); the answer is 2 such words, one 16-byte store, which the host
+ * polls for tag n (no release, no done word).  8-byte accesses are
+ * single-copy atomic on both sides; the host posts request n + 1 only
+ * after it has read answer n, so a stale word carries tag n - 1. */
+enum { AMO_REQ_WORDS = 8 };
 struct lib_amo_box {
-  uint64_t seq;      /* host: the request's number, stored after its fields */
-  uint64_t done;     /* device: the last request served, stored after result */
-  uint64_t result;
-  uint64_t a, b;
-  void *target;
-  int op, dt;
-  int quit;          /* host: leave as soon as idle (shmem_finalize) */
-};
+  uint64_t req[AMO_REQ_WORDS];   /* host: op | dt << 8, target, a, b (lo, hi each); spare */
+  uint64_t ans[2];               /* device: the result (lo, hi) */
+  int quit;                      /* host: leave as soon as idle (shmem_finalize) */
+} __attribute__((aligned(64)));
 
-__global__ void shoal_lib_k_amo_serve(lib_amo_box *box, unsigned long long linger_ns)
+__global__ void shoal_lib_k_amo_serve(lib_amo_box *box, uint32_t next, unsigned long long linger_ns)
 {
-  volatile lib_amo_box *v = box;
-  uint64_t seen = shoal_load_acquire(&box->done);
   unsigned long long idle = shoal_gpu_clock_ns();
   for (unsigned k = 1;; k++) {
-    uint64_t s = shoal_load_acquire(&box->seq);
-    if (s != seen) {
-      uint64_t r = 0;
-      amo_apply(v->op, v->dt, v->target, v->a, v->b, &r);
-      v->result = r;
-      shoal_store_release(&box->done, s);
-      seen = s;
+    uint64_t w[AMO_REQ_WORDS];
+    shoal_pq_load2(&box->req[0], &w[0], &w[1]);
+    shoal_pq_load2(&box->req[2], &w[2], &w[3]);
+    shoal_pq_load2(&box->req[4], &w[4], &w[5]);
+    shoal_pq_load2(&box->req[6], &w[6], &w[7]);
+    bool all = true;
+    for (int i = 0; i < AMO_REQ_WORDS; i++) all = all && shoal_pq_tag_of(w[i]) == next;
+    if (all) {
+      uint64_t r = 0, target = shoal_pq_join(w[1], w[2]);
+      amo_apply((int)(uint8_t)w[0], (int)(uint8_t)(w[0] >> 8), (void *)(uintptr_t)target, shoal_pq_join(w[3], w[4]),
+                shoal_pq_join(w[5], w[6]), &r);
+      shoal_fence_system();   /* the AMO is performed before anyone sees its answer */
+      shoal_pq_store2(box->ans, shoal_pq_lo(r, next), shoal_pq_hi(r, next));
+      next++;
       idle = shoal_gpu_clock_ns();
       continue;
     }
-    if ((k & 63) == 0 && (v->quit || shoal_gpu_clock_ns() - idle > linger_ns)) return;
+    if ((k & 63) == 0 && (shoal_gpu_load(&box->quit, SHOAL_RLX) || shoal_gpu_clock_ns() - idle > linger_ns)) return;
   }
 }
 
@@ -115,40 +127,71 @@ void shoal_gpu_lib_amo_setup(double linger_s)
  * be waiting for exactly those atomics on the unit's stream. */
 static shoal_gpu_stream_t amo_st;
 static lib_amo_box *amo_box;   /* pinned; the kernel reads and writes it */
+static uint32_t amo_seq;       /* the last request answered */
 static bool amo_serving;
 
 static void amo_serve_launch(const char *call)
 {
-  shoal_lib_k_amo_serve<<<1, 1, 0, amo_st>>>(amo_box, amo_linger_ns);
+  shoal_lib_k_amo_serve<<<1, 1, 0, amo_st>>>(amo_box, amo_seq + 1, amo_linger_ns);
   shoal_gpu_hcheck(call, SHOAL_GPURT(GetLastError)());
   amo_serving = true;
 }
+
+static uint64_t amo_now_ns(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The host's side of the tagged words (device/proxy_queue.h's are device
+ * functions in a GPU unit). */
+static uint64_t amo_word(uint32_t data, uint32_t tag) { return (uint64_t)tag << 32 | data; }
+static uint32_t amo_tag(uint64_t w) { return (uint32_t)(w >> 32); }
 
 /* Post one request to the serving kernel and wait for its answer. */
 static uint64_t amo_served(const char *call, int op, int dt, void *target, uint64_t a, uint64_t b)
 {
   lib_amo_box *x = amo_box;
-  x->op = op;
-  x->dt = dt;
-  x->target = target;
-  x->a = a;
-  x->b = b;
-  uint64_t n = x->seq + 1;
-  __atomic_store_n(&x->seq, n, __ATOMIC_RELEASE);
+  uint32_t n = amo_seq + 1;
+  uint64_t t = (uint64_t)(uintptr_t)target;
+  /* (the compiler may not merge or drop these: the GPU reads them) */
+  volatile uint64_t *q = x->req;
+  q[1] = amo_word((uint32_t)t, n);
+  q[2] = amo_word((uint32_t)(t >> 32), n);
+  q[3] = amo_word((uint32_t)a, n);
+  q[4] = amo_word((uint32_t)(a >> 32), n);
+  q[5] = amo_word((uint32_t)b, n);
+  q[6] = amo_word((uint32_t)(b >> 32), n);
+  q[7] = amo_word(0, n);
+  q[0] = amo_word((uint32_t)op | (uint32_t)dt << 8, n);
   if (!amo_serving) amo_serve_launch(call);
-  for (unsigned k = 1; __atomic_load_n(&x->done, __ATOMIC_ACQUIRE) != n; k++) {
-    if (k % 256) continue;
-    /* gone idle before it saw the request: launch it again */
+  uint64_t lo, hi, look = 0;
+  for (unsigned k = 1;; k++) {
+    lo = __atomic_load_n(&x->ans[0], __ATOMIC_ACQUIRE);
+    hi = __atomic_load_n(&x->ans[1], __ATOMIC_ACQUIRE);
+    if (amo_tag(lo) == n && amo_tag(hi) == n) break;
+    if (k % 64) continue;
+    /* Gone idle before it saw the request?  Then launch it again.  Asked
+     * every 20 us, not every few polls: a stream query costs about as much
+     * as the answer takes to come (more under MPS). */
+    uint64_t now = amo_now_ns();
+    if (!look) look = now;
+    if (now - look < 20000) continue;
+    look = now;
     SHOAL_GPURT(Error_t) e = SHOAL_GPURT(StreamQuery)(amo_st);
     if (e == SHOAL_GPURT(Success)) {
-      if (__atomic_load_n(&x->done, __ATOMIC_ACQUIRE) == n) break;
+      lo = __atomic_load_n(&x->ans[0], __ATOMIC_ACQUIRE);
+      hi = __atomic_load_n(&x->ans[1], __ATOMIC_ACQUIRE);
+      if (amo_tag(lo) == n && amo_tag(hi) == n) break;
       amo_serve_launch(call);
     } else if (e != SHOAL_GPURT(ErrorNotReady)) {
       shoal_gpu_hcheck(call, e);
     }
     if (k > 65536) sched_yield();
   }
-  return __atomic_load_n(&x->result, __ATOMIC_RELAXED);
+  amo_seq = n;
+  return (uint32_t)lo | (uint64_t)(uint32_t)hi << 32;
 }
 
 void shoal_gpu_lib_amo(int op, int dt, void *target, const void *operand, const void *compare, void *result)
