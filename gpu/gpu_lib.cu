@@ -11,6 +11,7 @@
 #include <type_traits>
 #include "gpu_lib.h"
 #include "gpu_lib_reduce.h"
+#include "amo_mailbox.h"
 
 /* ---- AMOs ------------------------------------------------------------------ */
 template <class T> __device__ void amo_on(int op, T *r, uint64_t a, uint64_t b, uint64_t *out)
@@ -63,44 +64,21 @@ __global__ void shoal_lib_k_amo(int op, int dt, void *r, uint64_t a, uint64_t b,
 
 /* A kernel launch per AMO costs ~5 us (launch and the host's wait), which
  * is most of a fetch-add through the host proxy.  Instead one single-thread
- * kernel serves a mailbox in pinned host memory and stays
- * SHOAL_GPU_AMO_LINGER after its last request (a fetch-add loop, a counter
- * many PEs hit).  It leaves when idle, because while it runs it holds a
- * block slot and cudaDeviceSynchronize waits for it; a request that finds
- * it gone launches it again.
- *
- * Every access to the mailbox crosses PCIe, so it works as the proxy's
- * queue does (device/proxy_queue.h): request n is 8 words of {32 bits of
- * data, tag n}, which the kernel reads with four 16-byte loads in flight at
- * once and takes when every word carries tag n (no flag read first, no
- * acquire); the answer is 2 such words, one 16-byte store, which the host
- * polls for tag n (no release, no done word).  8-byte accesses are
- * single-copy atomic on both sides; the host posts request n + 1 only
- * after it has read answer n, so a stale word carries tag n - 1. */
-enum { AMO_REQ_WORDS = 8 };
-struct lib_amo_box {
-  uint64_t req[AMO_REQ_WORDS];   /* host: op | dt << 8, target, a, b (lo, hi each); spare */
-  uint64_t ans[2];               /* device: the result (lo, hi) */
-  int quit;                      /* host: leave as soon as idle (shmem_finalize) */
-} __attribute__((aligned(64)));
-
-__global__ void shoal_lib_k_amo_serve(lib_amo_box *box, uint32_t next, unsigned long long linger_ns)
+ * kernel serves a mailbox in pinned host memory (gpu/amo_mailbox.h) and
+ * stays SHOAL_GPU_AMO_LINGER after its last request (a fetch-add loop, a
+ * counter many PEs hit).  It leaves when idle, because while it runs it
+ * holds a block slot and cudaDeviceSynchronize waits for it; a request
+ * that finds it gone launches it again. */
+__global__ void shoal_lib_k_amo_serve(shoal_amo_box *box, uint32_t next, unsigned long long linger_ns)
 {
   unsigned long long idle = shoal_gpu_clock_ns();
   for (unsigned k = 1;; k++) {
-    uint64_t w[AMO_REQ_WORDS];
-    shoal_pq_load2(&box->req[0], &w[0], &w[1]);
-    shoal_pq_load2(&box->req[2], &w[2], &w[3]);
-    shoal_pq_load2(&box->req[4], &w[4], &w[5]);
-    shoal_pq_load2(&box->req[6], &w[6], &w[7]);
-    bool all = true;
-    for (int i = 0; i < AMO_REQ_WORDS; i++) all = all && shoal_pq_tag_of(w[i]) == next;
-    if (all) {
-      uint64_t r = 0, target = shoal_pq_join(w[1], w[2]);
-      amo_apply((int)(uint8_t)w[0], (int)(uint8_t)(w[0] >> 8), (void *)(uintptr_t)target, shoal_pq_join(w[3], w[4]),
-                shoal_pq_join(w[5], w[6]), &r);
+    shoal_amo_req q;
+    if (shoal_amo_box_take(box, next, &q)) {
+      uint64_t r = 0;
+      amo_apply((int)q.op, (int)q.dt, (void *)(uintptr_t)q.target, q.a, q.b, &r);
       shoal_fence_system();   /* the AMO is performed before anyone sees its answer */
-      shoal_pq_store2(box->ans, shoal_pq_lo(r, next), shoal_pq_hi(r, next));
+      shoal_amo_box_reply(box, next, r);
       next++;
       idle = shoal_gpu_clock_ns();
       continue;
@@ -126,7 +104,7 @@ void shoal_gpu_lib_amo_setup(double linger_s)
  * unit's collective kernels (host-blocking collectives on GPU memory) may
  * be waiting for exactly those atomics on the unit's stream. */
 static shoal_gpu_stream_t amo_st;
-static lib_amo_box *amo_box;   /* pinned; the kernel reads and writes it */
+static shoal_amo_box *amo_box;   /* pinned; the kernel reads and writes it */
 static uint32_t amo_seq;       /* the last request answered */
 static bool amo_serving;
 
@@ -144,33 +122,15 @@ static uint64_t amo_now_ns(void)
   return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* The host's side of the tagged words (device/proxy_queue.h's are device
- * functions in a GPU unit). */
-static uint64_t amo_word(uint32_t data, uint32_t tag) { return (uint64_t)tag << 32 | data; }
-static uint32_t amo_tag(uint64_t w) { return (uint32_t)(w >> 32); }
-
 /* Post one request to the serving kernel and wait for its answer. */
 static uint64_t amo_served(const char *call, int op, int dt, void *target, uint64_t a, uint64_t b)
 {
-  lib_amo_box *x = amo_box;
   uint32_t n = amo_seq + 1;
-  uint64_t t = (uint64_t)(uintptr_t)target;
-  /* (the compiler may not merge or drop these: the GPU reads them) */
-  volatile uint64_t *q = x->req;
-  q[1] = amo_word((uint32_t)t, n);
-  q[2] = amo_word((uint32_t)(t >> 32), n);
-  q[3] = amo_word((uint32_t)a, n);
-  q[4] = amo_word((uint32_t)(a >> 32), n);
-  q[5] = amo_word((uint32_t)b, n);
-  q[6] = amo_word((uint32_t)(b >> 32), n);
-  q[7] = amo_word(0, n);
-  q[0] = amo_word((uint32_t)op | (uint32_t)dt << 8, n);
+  shoal_amo_req q = {(uint32_t)op, (uint32_t)dt, (uint64_t)(uintptr_t)target, a, b};
+  shoal_amo_box_post(amo_box, n, &q);
   if (!amo_serving) amo_serve_launch(call);
-  uint64_t lo, hi, look = 0;
-  for (unsigned k = 1;; k++) {
-    lo = __atomic_load_n(&x->ans[0], __ATOMIC_ACQUIRE);
-    hi = __atomic_load_n(&x->ans[1], __ATOMIC_ACQUIRE);
-    if (amo_tag(lo) == n && amo_tag(hi) == n) break;
+  uint64_t r, look = 0;
+  for (unsigned k = 1; !shoal_amo_box_answered(amo_box, n, &r); k++) {
     if (k % 64) continue;
     /* Gone idle before it saw the request?  Then launch it again.  Asked
      * every 20 us, not every few polls: a stream query costs about as much
@@ -181,17 +141,15 @@ static uint64_t amo_served(const char *call, int op, int dt, void *target, uint6
     look = now;
     SHOAL_GPURT(Error_t) e = SHOAL_GPURT(StreamQuery)(amo_st);
     if (e == SHOAL_GPURT(Success)) {
-      lo = __atomic_load_n(&x->ans[0], __ATOMIC_ACQUIRE);
-      hi = __atomic_load_n(&x->ans[1], __ATOMIC_ACQUIRE);
-      if (amo_tag(lo) == n && amo_tag(hi) == n) break;
+      if (shoal_amo_box_answered(amo_box, n, &r)) break;
       amo_serve_launch(call);
     } else if (e != SHOAL_GPURT(ErrorNotReady)) {
       shoal_gpu_hcheck(call, e);
     }
-    if (k > 65536) sched_yield();
+    sched_yield();
   }
   amo_seq = n;
-  return (uint32_t)lo | (uint64_t)(uint32_t)hi << 32;
+  return r;
 }
 
 void shoal_gpu_lib_amo(int op, int dt, void *target, const void *operand, const void *compare, void *result)
@@ -207,7 +165,7 @@ void shoal_gpu_lib_amo(int op, int dt, void *target, const void *operand, const 
   if (amo_linger_ns) {
     if (!amo_box) {
       shoal_gpu_hcheck(call, LIB_HOST_ALLOC((void **)&amo_box, sizeof *amo_box));
-      memset(amo_box, 0, sizeof *amo_box);
+      shoal_amo_box_reset(amo_box, amo_seq);
     }
     r = amo_served(call, op, dt, target, a, b);
   } else {

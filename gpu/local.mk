@@ -30,13 +30,13 @@ GPU_LIB_UNITS = gpu/gpu_lib.lo gpu/gpu_lib_reduce_signed.lo gpu/gpu_lib_reduce_u
 	gpu/gpu_lib_reduce_float.lo
 GPU_LIB_DEPS = $(top_srcdir)/gpu/gpu_lib.h $(top_srcdir)/gpu/gpu_lib_reduce.h $(shoalinc_HEADERS) \
 	$(include_HEADERS) $(shoaldev_HEADERS) gpu-include/.stamp
-EXTRA_DIST += gpu/gpu_lib_reduce.h $(GPU_LIB_UNITS:.lo=.cu)
+EXTRA_DIST += gpu/gpu_lib_reduce.h gpu/amo_mailbox.h $(GPU_LIB_UNITS:.lo=.cu)
 # <shoal/device/...> for GPU units compiled in the build tree.
 gpu-include/.stamp:
 	@$(MKDIR_P) gpu-include/shoal
 	@for d in device teams collectives; do ln -sfn $(abs_top_srcdir)/$$d gpu-include/shoal/$$d; done
 	@touch $@
-gpu/gpu_lib.lo: $(top_srcdir)/gpu/gpu_lib.cu
+gpu/gpu_lib.lo: $(top_srcdir)/gpu/gpu_lib.cu $(top_srcdir)/gpu/amo_mailbox.h
 gpu/gpu_lib_reduce_signed.lo: $(top_srcdir)/gpu/gpu_lib_reduce_signed.cu
 gpu/gpu_lib_reduce_uint8.lo: $(top_srcdir)/gpu/gpu_lib_reduce_uint8.cu
 gpu/gpu_lib_reduce_uint16.lo: $(top_srcdir)/gpu/gpu_lib_reduce_uint16.cu
