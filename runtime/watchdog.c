@@ -208,9 +208,10 @@ void shoal_wait_check(shoal_backoff *b)
     int pe = blocking_leaver(b, &sure);
     if (pe < 0) {
       if (suspect == b) suspect = NULL;
-    } else if (suspect != b) {
+    } else if (suspect != b || suspect_t0 < b->t0) {
       /* Look again after one more test of the condition: what the PE did
-       * before leaving may have ended the wait. */
+       * before leaving may have ended the wait.  (A later wait at the same
+       * address, t0 newer, gets its own look and grace.) */
       suspect = b;
       suspect_spins = b->spins;
       suspect_t0 = now;
