@@ -1,14 +1,15 @@
 #!/bin/sh
 # The host proxy's active messages as the CPU transport (SHOAL_TRANSPORT=
-# proxy): the libfabric tests and the RMA/AMO tests through it, on shm and
-# on tcp;ofi_rxm (what the GPU proxy uses between nodes); and a provider
+# proxy): the libfabric tests, the RMA/AMO tests, the waits and the
+# collectives (whose waiting threads apply what arrives themselves) through
+# it, on shm and on tcp;ofi_rxm (what the GPU proxy uses between nodes); and a provider
 # that cannot serve it stops shmem_init with a message naming it.  Runs
 # from the build directory.
 export SHOAL_TRANSPORT=proxy SHOAL_OFI_TIMEOUT=60
 export SHOAL_TEST_NPS="${SHOAL_TEST_NPS:-2 4}"
 status=0
 for prov in shm "tcp;ofi_rxm"; do
-  for t in tests/ofi/test_ofi tests/pe/test_rma tests/pe/test_amo; do
+  for t in tests/ofi/test_ofi tests/pe/test_rma tests/pe/test_amo tests/pe/test_wait tests/coll/test_coll; do
     if FI_PROVIDER="$prov" "$(dirname "$0")/../run-pe.sh" $t > /dev/null 2>&1; then
       echo "ok: $t through the proxy on $prov"
     else

@@ -976,6 +976,18 @@ static void tp_amo(void *tctx, shoal_amo_op op, shoal_dtype dt, void *dest, cons
   shoal_am_amo("shmem_atomic", pe, r, off, op, dt, operand, compare, result);
 }
 static void tp_fence(void *tctx) { (void)tctx; }   /* messages are applied in order */
+/* A waiting thread applies what arrived itself, when the service thread
+ * does not hold the lock: on a node with more threads than cores the
+ * service thread may not run for a while, and a barrier's arrival waits
+ * (2 PEs on 2 cores: barrier_all 7.2 -> 3.0 us on shm, 56 -> 19 us on
+ * tcp;ofi_rxm).  Not where a GPU heap is served: applying to it takes GPU
+ * calls, which a user thread may not make just then (a stream capture). */
+static void tp_progress(void)
+{
+  if (A.base[SHOAL_AM_GPU_HEAP] || pthread_mutex_trylock(&A.lock) != 0) return;
+  progress("shmem progress");
+  pthread_mutex_unlock(&A.lock);
+}
 static void tp_quiet(void *tctx) { (void)tctx; shoal_am_quiet("shmem_quiet"); }
 
 const shoal_transport shoal_transport_proxy = {
@@ -987,4 +999,5 @@ const shoal_transport shoal_transport_proxy = {
     .amo = tp_amo,
     .fence = tp_fence,
     .quiet = tp_quiet,
+    .progress = tp_progress,
 };
