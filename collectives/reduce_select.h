@@ -25,7 +25,7 @@
  * (and _on_stream's one-block LL kernel, below the grid's threshold) takes
  * it where the data fits one slot; a grid whose blocks meet (a user's
  * kernel) spreads the words over its blocks and takes it up to
- * SHOAL_GPU_LL_GRID_MAX, a call taking several slots of the ring (ll_span).
+ * shoal_ll_grid_max, a call taking several slots of the ring (ll_span).
  *
  * Teams whose members are all reachable by load/store (at most
  * SHOAL_SCOPE_MAX_PEERS) run the algorithms at a scope (reduce_oneshot.h,
@@ -90,9 +90,33 @@
 #define SHOAL_GPU_LL_ALLTOALL_MAX (4u << 10)
 /* A grid whose blocks meet (a user's kernel) spreads LL's words over every
  * block, and a call may take several slots of the ring (collectives/ll.h):
- * every collective takes LL there up to this many bytes per pair, within
- * half the team's ring (SHOAL_GPU_LL_BYTES sizes it). */
-#define SHOAL_GPU_LL_GRID_MAX (256u << 10)
+ * every collective takes LL there while the LL words a member sends in the
+ * call (twice the bytes per pair, to each of the n - 1 others) stay within
+ * this many bytes, and within half the team's ring (SHOAL_GPU_LL_BYTES
+ * sizes it): 256 KB per pair at 2 PEs, 85 KB at 4.  Beyond, the movers'
+ * push was faster on stream at 2 H200 (512 KB per pair: fcollect 11.4
+ * against 12.1-12.6 us, alltoall 11.5 against 12.5-13.0). */
+#define SHOAL_GPU_LL_GRID_SEND (512u << 10)
+/* The all-reduce in a user's grid, whose other forms meet twice and
+ * reduce besides, up to twice that: 512 KB per pair at 2 PEs, 170 KB at
+ * 4 (2 H200: 512 KB 11.4-11.7 us against the two-shot's 15.0; 1 MB per
+ * pair, 15.4-15.9 against 15.8, is no gain).  bench/RESULTS.md, session 22. */
+#define SHOAL_GPU_LL_GRID_REDUCE_SEND (1u << 20)
+/* Bytes per pair LL may carry at grid scope within `send` bytes of LL
+ * words a member (a benchmark's build may set SHOAL_GPU_LL_GRID_MAX to
+ * try one bound at every team size). */
+SHOAL_SELECT_FN size_t shoal_ll_grid_max(int team_size, size_t send)
+{
+#ifdef SHOAL_GPU_LL_GRID_MAX
+  (void)team_size;
+  (void)send;
+  return SHOAL_GPU_LL_GRID_MAX;
+#else
+  /* 32-bit: a 64-bit division is a long subroutine on a GPU, and a grid
+   * call picks on every call (send < 2^32) */
+  return (uint32_t)send / (2u * (uint32_t)(team_size > 1 ? team_size - 1 : 1));
+#endif
+}
 /* _on_stream: LL's kernel over several blocks, each a lane with its share
  * of the words and no grid barrier (the kernel is fresh, and its last
  * block to finish counts the call: collectives/ll.h), where the data per
@@ -100,7 +124,9 @@
  * pair (SHOAL_GPU_STREAM_LL_MAX overrides it), each block taking
  * SHOAL_GPU_LL_BLOCK_BYTES of them; ahead of the grid kernel. */
 #define SHOAL_GPU_LL_STREAM_MAX (256u << 10)
+#ifndef SHOAL_GPU_LL_BLOCK_BYTES   /* a benchmark's build may set it */
 #define SHOAL_GPU_LL_BLOCK_BYTES (4u << 10)
+#endif
 /* The data movers take LL's grid kernel only from this many bytes per
  * pair: at 16 KB per pair and 4 PEs it lost to the one-block push (4 H200:
  * fcollect 10.7 against 10.1 us, alltoall 11.4 against 10.2), from 32 KB
@@ -204,18 +230,23 @@ SHOAL_SELECT_FN int shoal_allreduce_pick_ask(const shoal_reduce_ask *a)
  * too, and it then takes the ring or, where the ring does not fit, what
  * the block takes without LL: the pull, staged or two-shot). */
 /* LL carries bytes per pair at a scope: a block in one slot, up to
- * block_max; where span > 1 (a grid whose blocks meet) in up to span
- * slots, up to SHOAL_GPU_LL_GRID_MAX. */
-SHOAL_SELECT_FN bool shoal_ll_fits_scope(size_t slot, size_t span, int team_size, size_t bytes, size_t block_max)
+ * block_max; where span > 1 (a grid whose blocks meet, LL's _on_stream
+ * kernel) in up to span slots, within grid_send bytes of LL words a
+ * member (shoal_ll_grid_max). */
+SHOAL_SELECT_FN bool shoal_ll_fits_scope(size_t slot, size_t span, int team_size, size_t bytes, size_t block_max,
+                                         size_t grid_send)
 {
-  if (span > 1) return shoal_ll_fits_span(slot, span, team_size, bytes) && bytes <= SHOAL_GPU_LL_GRID_MAX;
+  if (span > 1)
+    return shoal_ll_fits_span(slot, span, team_size, bytes) && bytes <= shoal_ll_grid_max(team_size, grid_send);
   return shoal_ll_fits_slot(slot, team_size, bytes) && bytes <= block_max;
 }
 SHOAL_SELECT_FN bool shoal_reduce_ll_fits(const shoal_reduce_ask *a)
 {
+  bool grid_allreduce = a->where == SHOAL_AT_GRID && !a->scatter;
   return !a->ll_apart && (a->es == 4 || a->es == 8) &&
          shoal_ll_fits_scope(a->pushbox_slot, a->ll_span, a->team_size, a->count * a->es,
-                             a->scatter ? SHOAL_GPU_LL_MOVE_MAX : SIZE_MAX);
+                             a->scatter ? SHOAL_GPU_LL_MOVE_MAX : SIZE_MAX,
+                             grid_allreduce ? SHOAL_GPU_LL_GRID_REDUCE_SEND : SHOAL_GPU_LL_GRID_SEND);
 }
 
 /* The data movers (which: 0 broadcast, 1 fcollect, 2 alltoall; bytes: each
@@ -227,7 +258,7 @@ SHOAL_SELECT_FN bool shoal_move_ll_fits(int which, size_t slot, size_t span, int
 {
   return shoal_ll_words(bytes) &&
          shoal_ll_fits_scope(slot, span, team_size, bytes,
-                             which == 2 ? SHOAL_GPU_LL_ALLTOALL_MAX : SHOAL_GPU_LL_MOVE_MAX);
+                             which == 2 ? SHOAL_GPU_LL_ALLTOALL_MAX : SHOAL_GPU_LL_MOVE_MAX, SHOAL_GPU_LL_GRID_SEND);
 }
 
 /* The ring at a scope: every member reachable by load/store, dest

@@ -36,12 +36,14 @@ const shoal_env_var shoal_env_vars[] = {
      "GPU builds: seconds the kernel that applies host-side AMOs to GPU memory (the proxy's, for "
      "peers on other nodes) stays after its last one: back-to-back AMOs then cost a PCIe round "
      "trip instead of a kernel launch each (0: a launch per AMO)"},
-    {"SHOAL_GPU_LL_BYTES", "2M",
+    {"SHOAL_GPU_LL_BYTES", "8M",
      "GPU builds: bytes of GPU memory per team for the kernels' LL (flag-in-data) collectives, a "
-     "ring of slots per member: a block's calls of up to 16 KB per PE (to all peers together) go "
-     "LL, a grid's (and _on_stream's) up to SHOAL_GPU_LL_BYTES / (4 x team size) and 256 KB per "
-     "pair; a deeper ring also returns credits less often (0: the team scratch's pushbox, a 32nd "
-     "of SHOAL_TEAM_SCRATCH per member: less)"},
+     "ring of slots per member (SHOAL_MAX_TEAMS of them: 512 MB at the defaults): a block's calls "
+     "of up to 16 KB per PE (to all peers together) go LL, a grid's (and _on_stream's) up to "
+     "SHOAL_GPU_LL_BYTES / (4 x team size) per pair and 512 KB of LL words a PE (the grid's "
+     "all-reduce 1 MB); a deeper ring returns credits less often and lets a call of several slots "
+     "go without waiting for them (0: the team scratch's pushbox, a 32nd of SHOAL_TEAM_SCRATCH per "
+     "member: less)"},
     {"SHOAL_GPU_STREAM_GRID_MIN", "auto",
      "GPU _on_stream collectives: bytes (per member) from which one kernel over many blocks runs "
      "instead of one block (auto: 128K for fcollect, alltoall and broadcast, 256K for reductions; "

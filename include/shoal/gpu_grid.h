@@ -24,8 +24,9 @@
  * what is here is the grid as a scope and the entry points.
  *
  * Small and medium messages in a user's kernel (what fits half the team's
- * LL ring, up to SHOAL_GPU_LL_GRID_MAX per pair) go LL (collectives/ll.h)
- * with every block taking its share of the words; teams the grid
+ * LL ring and the LL words a member may send a call, shoal_ll_grid_max) go
+ * LL (collectives/ll.h) with every block taking its share of the words;
+ * teams the grid
  * algorithms cannot address directly run the block algorithm
  * (<shoal/gpu_x.h>) on block 0 between two grid barriers. */
 #ifndef SHOAL_GPU_GRID_H

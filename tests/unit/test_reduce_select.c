@@ -252,7 +252,14 @@ START_TEST(test_ll_limits)
     /* a grid whose blocks meet: several slots, up to the span and the grid's limit */
     ck_assert(shoal_move_ll_fits(which, 32768, 4, 2, 65536));
     ck_assert(!shoal_move_ll_fits(which, 32768, 4, 2, 65536 + 4));
-    ck_assert(!shoal_move_ll_fits(which, 1u << 20, 64, 2, SHOAL_GPU_LL_GRID_MAX + 4));
+    /* within the LL words a member sends in one call: 256 KB per pair at
+     * 2 PEs, 85 KB at 4, on a ring with room for more */
+    for (int np = 2; np <= 8; np++) {
+      size_t lim = SHOAL_GPU_LL_GRID_SEND / (2 * (size_t)(np - 1));
+      ck_assert(shoal_move_ll_fits(which, 1u << 20, 64, np, lim & ~(size_t)3));
+      ck_assert(!shoal_move_ll_fits(which, 1u << 20, 64, np, (lim & ~(size_t)3) + 4));
+    }
+    ck_assert(shoal_move_ll_fits(which, 1u << 20, 64, 2, 256u << 10));
     ck_assert(!shoal_move_ll_fits(which, 0, 4, 2, 4));
   }
   ck_assert_uint_lt(SHOAL_GPU_LL_ALLTOALL_MAX, SHOAL_GPU_LL_MOVE_MAX);
@@ -265,6 +272,37 @@ START_TEST(test_ll_limits)
     a.count = 65536 / 4 + 1;
     ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
   }
+  /* a ring with room for more: the movers' bound, and the grid's
+   * all-reduce up to twice it (512 KB per pair at 2 PEs, 170 KB at 4);
+   * LL's _on_stream kernel and the reduce-scatter keep the movers' */
+  a.pushbox_slot = 32768;   /* half the ring: 1 MB per pair */
+  a.ll_span = 64;
+  for (int np = 2; np <= 8; np++) {
+    a.team_size = np;
+    for (int where = 0; where < 2; where++) {
+      a.where = where ? SHOAL_AT_GRID : SHOAL_AT_STREAM;
+      a.ll_stream_max = SIZE_MAX;
+      a.scatter = false;
+      size_t lim = (where ? SHOAL_GPU_LL_GRID_REDUCE_SEND : SHOAL_GPU_LL_GRID_SEND) / (2 * (size_t)(np - 1));
+      int ll = where ? SHOAL_REDUCE_LL : SHOAL_REDUCE_LAUNCH_LL_GRID;
+      a.count = lim / 4;
+      ck_assert_int_eq(shoal_reduce_select(&a), ll);
+      a.count = lim / 4 + 1;
+      ck_assert_int_ne(shoal_reduce_select(&a), ll);
+    }
+  }
+  a.team_size = 2;
+  a.where = SHOAL_AT_GRID;
+  a.count = (512u << 10) / 4;
+  ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
+  a.count = (512u << 10) / 4 + 1;
+  ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
+  a.scatter = true;   /* each member's block: the movers' bound */
+  a.count = (256u << 10) / 4;
+  ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
+  a.count = (256u << 10) / 4 + 1;
+  ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
+  a.scatter = false;
   a.ll_span = 0;
 }
 END_TEST
