@@ -81,7 +81,9 @@
  * without LL.
  * The all-reduce, whose other forms meet twice, takes the whole slot.
  * H100, 2 PEs under MPS (bench/RESULTS.md, session 14). */
+#ifndef SHOAL_GPU_LL_MOVE_MAX   /* a benchmark's build may set it */
 #define SHOAL_GPU_LL_MOVE_MAX (8u << 10)
+#endif
 /* alltoall's LL stops at half that: its threads load a word of every
  * member's block (fcollect's one word of mine), and at 8 KB per pair the
  * push was faster -- 2 PEs: 8.07 against 7.31 us on an H200, 8.61 against
