@@ -65,6 +65,7 @@ typedef struct shoal_ll {
   const uint64_t *in[SHOAL_SCOPE_MAX_PEERS];  /* its first slot on me */
   uint32_t flag_out[SHOAL_SCOPE_MAX_PEERS], flag_in[SHOAL_SCOPE_MAX_PEERS];
   uint32_t room_out[SHOAL_SCOPE_MAX_PEERS], room_in[SHOAL_SCOPE_MAX_PEERS];
+  uint64_t k_out[SHOAL_SCOPE_MAX_PEERS], k_in[SHOAL_SCOPE_MAX_PEERS];   /* the pair counts at open */
   uint32_t ring;                              /* words in a sender's ring */
   int last;                                   /* lanes that do not meet: this one finished last */
 } shoal_ll;
@@ -118,44 +119,51 @@ SHOAL_FN char *shoal_ll_ring_at(const shoal_team *t, int sender, uint64_t k, uin
   return t->pushbox + (ring * depth + at) * t->pushbox_slot;
 }
 
-/* A thread of a lane: the m slots of mine on team PE q that this call's
- * push goes to, once q has credited the pushes that used them depth pushes
- * ago.  Counted by shoal_ll_count. */
-SHOAL_FN void shoal_ll_claim_out(shoal_team *t, shoal_ll *ll, int q, uint64_t m, const char *call)
+/* A thread of a lane: pair q's slots of this call -- mine on q (out: once
+ * q has credited the pushes that used them depth pushes ago) and q's on me
+ * (in); counted by shoal_ll_count from the counts kept here.  The counters
+ * and the credit are loaded together before anything is stored into the
+ * lane's view (a store through that pointer could alias them, so each
+ * load waited for the one before: 0.35-0.47 us more on every LL call, 2
+ * H100, bench/RESULTS.md session 22).  The credit is looked at relaxed,
+ * and waited for (acquiring) only if short: the stores into the slots
+ * depend on it, as NCCL's LL stores depend on its relaxed look at the
+ * receiver's head, and q read the slots before it fenced and published
+ * (an acquire on every call cost the small calls 0.2-0.35 us). */
+SHOAL_FN void shoal_ll_claim(shoal_team *t, shoal_ll *ll, int q, bool out, bool in, uint64_t m, const char *call)
 {
   int pe = shoal_team_world_pe(t, q);
-  uint64_t k = shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[pe], depth = (uint64_t)t->pushbox_depth;
+  uint64_t *seen = shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN), *sent = shoal_chan(t, SHOAL_CHAN_CREDIT_SENT);
   const uint64_t *credit = &shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[pe];
-  /* Credits are usually there already: a relaxed look first, and the
-   * waiting (acquiring) load only if not.  The stores into the slots
-   * depend on it, as NCCL's LL stores depend on its relaxed look at the
-   * receiver's head; q read the slots before it fenced and published.  The
-   * acquire at system scope on every call cost the small calls 0.2-0.35 us
-   * each on 2 H200 (block all-reduce of 4 KB 4.10 -> 3.88 us, _on_stream
-   * 6.93 -> 6.59; bench/RESULTS.md, session 22). */
-  if (k + m > depth && shoal_load_relaxed(credit) < k + m - depth)
-    shoal_dev_uint64_wait_until(credit, SHMEM_CMP_GE, k + m - depth);
-  char *slot = shoal_ll_ring_at(t, t->my_pe, k, &ll->room_out[q]);
-  ll->flag_out[q] = (uint32_t)(k + 1);
-  ll->out[q] = (uint64_t *)shoal_dev_ptr(slot, pe);
-  if (SHOAL_UNLIKELY(!ll->out[q])) shoal_scope_unmapped(call, slot, pe);
-}
-/* A thread of a lane: the slots team PE q's push of this call lands in. */
-SHOAL_FN void shoal_ll_claim_in(shoal_team *t, shoal_ll *ll, int q)
-{
-  uint64_t k = shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[shoal_team_world_pe(t, q)];
-  ll->flag_in[q] = (uint32_t)(k + 1);
-  ll->in[q] = (const uint64_t *)shoal_ll_ring_at(t, q, k, &ll->room_in[q]);
+  uint64_t k = seen[pe], kin = sent[pe], have = shoal_load_relaxed(credit), depth = (uint64_t)t->pushbox_depth;
+  uint32_t room_out = 0, room_in = 0;
+  char *slot = shoal_ll_ring_at(t, t->my_pe, k, &room_out);
+  const char *from = shoal_ll_ring_at(t, q, kin, &room_in);
+  if (out) {
+    if (k + m > depth && have < k + m - depth) shoal_dev_uint64_wait_until(credit, SHMEM_CMP_GE, k + m - depth);
+    uint64_t *o = (uint64_t *)shoal_dev_ptr(slot, pe);
+    if (SHOAL_UNLIKELY(!o)) shoal_scope_unmapped(call, slot, pe);
+    ll->out[q] = o;
+    ll->flag_out[q] = (uint32_t)(k + 1);
+    ll->room_out[q] = room_out;
+    ll->k_out[q] = k;
+  }
+  if (in) {
+    ll->in[q] = (const uint64_t *)from;
+    ll->flag_in[q] = (uint32_t)(kin + 1);
+    ll->room_in[q] = room_in;
+    ll->k_in[q] = kin;
+  }
 }
 
-/* m pushes consumed from team PE q; q hears of them each time the count
- * passes a multiple of `batch`, behind one fence for all (*fenced). */
-SHOAL_FN void shoal_ll_consumed(shoal_team *t, int q, uint64_t m, bool *fenced)
+/* m pushes consumed from team PE q, whose count was c0; q hears of them
+ * each time the count passes a multiple of `batch`, behind one fence for
+ * all (*fenced). */
+SHOAL_FN void shoal_ll_consumed(shoal_team *t, int q, uint64_t c0, uint64_t m, bool *fenced)
 {
   uint64_t batch = shoal_ll_span_max(t->pushbox_depth);
-  uint64_t *sent = &shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[shoal_team_world_pe(t, q)];
-  uint64_t c0 = *sent, c = c0 + m;
-  *sent = c;
+  uint64_t c = c0 + m;
+  shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[shoal_team_world_pe(t, q)] = c;
   if (c - shoal_ll_mod(c, batch) <= c0) return;   /* no multiple of batch in (c0, c] */
   if (!*fenced) {
     shoal_coll_fence();
@@ -171,16 +179,17 @@ SHOAL_FN void shoal_ll_consumed(shoal_team *t, int q, uint64_t m, bool *fenced)
  * takes the same pair in every call, so its counts need no other ordering. */
 
 /* Lane 0, after every thread of every lane is done with the slots: count
- * the m pushes per pair of this call (root < 0: to and from every other
- * member; else the root's to the others). */
-SHOAL_FN void shoal_ll_count(const shoal_scope *s, shoal_team *t, int root, uint64_t m)
+ * the m pushes per pair of this call, from the counts its claims kept
+ * (root < 0: to and from every other member; else the root's to the
+ * others). */
+SHOAL_FN void shoal_ll_count(const shoal_scope *s, shoal_team *t, const shoal_ll *ll, int root, uint64_t m)
 {
   int np = t->size, me = t->my_pe;
   bool fenced = false;
   for (unsigned j = s->tid; j + 1 < (unsigned)np; j += s->nthreads) {
     int q = (me + 1 + (int)j) % np;
-    if (root < 0 || me == root) shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[shoal_team_world_pe(t, q)] += m;
-    if (root < 0 || q == root) shoal_ll_consumed(t, q, m, &fenced);
+    if (root < 0 || me == root) shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[shoal_team_world_pe(t, q)] = ll->k_out[q] + m;
+    if (root < 0 || q == root) shoal_ll_consumed(t, q, ll->k_in[q], m, &fenced);
   }
 }
 
@@ -197,8 +206,7 @@ SHOAL_FN void shoal_ll_open(const shoal_scope *s, shoal_team *t, shoal_ll *ll, i
   if (s->tid == 0) ll->ring = (uint32_t)((size_t)t->pushbox_depth * (t->pushbox_slot / 8));
   for (unsigned j = s->tid; j + 1 < (unsigned)np; j += s->nthreads) {
     int q = (me + 1 + (int)j) % np;
-    if (root < 0 || me == root) shoal_ll_claim_out(t, ll, q, m, call);
-    if (root < 0 || q == root) shoal_ll_claim_in(t, ll, q);
+    shoal_ll_claim(t, ll, q, root < 0 || me == root, root < 0 || q == root, m, call);
   }
   shoal_scope_sync_lane(s);
 }
@@ -212,12 +220,12 @@ SHOAL_FN void shoal_ll_close(const shoal_scope *s, shoal_team *t, shoal_ll *ll, 
     shoal_scope_sync_lane(s);
     if (s->tid == 0) ll->last = shoal_scope_arrive_last(s, t);
     shoal_scope_sync_lane(s);
-    if (ll->last) shoal_ll_count(s, t, root, m);
+    if (ll->last) shoal_ll_count(s, t, ll, root, m);
     return;
   }
   if (s->nlanes > 1) shoal_scope_sync_local(s, t, call);
   else shoal_scope_sync_lane(s);
-  if (s->lane == 0) shoal_ll_count(s, t, root, m);
+  if (s->lane == 0) shoal_ll_count(s, t, ll, root, m);
 }
 
 /* ---- the word transport ------------------------------------------------------ */
