@@ -29,7 +29,7 @@ GPU_LIB_UNITS = gpu/gpu_lib.lo gpu/gpu_lib_reduce_signed.lo gpu/gpu_lib_reduce_u
 	gpu/gpu_lib_reduce_uint16.lo gpu/gpu_lib_reduce_uint32.lo gpu/gpu_lib_reduce_uint64.lo \
 	gpu/gpu_lib_reduce_float.lo
 GPU_LIB_DEPS = $(top_srcdir)/gpu/gpu_lib.h $(top_srcdir)/gpu/gpu_lib_reduce.h $(shoalinc_HEADERS) \
-	$(include_HEADERS) $(shoaldev_HEADERS) gpu-include/.stamp
+	$(include_HEADERS) $(shoaldev_HEADERS) $(shoalcoll_HEADERS) $(shoalteams_HEADERS) gpu-include/.stamp
 EXTRA_DIST += gpu/gpu_lib_reduce.h gpu/amo_mailbox.h $(GPU_LIB_UNITS:.lo=.cu)
 # <shoal/device/...> for GPU units compiled in the build tree.
 gpu-include/.stamp:
