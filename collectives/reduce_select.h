@@ -130,12 +130,18 @@ SHOAL_SELECT_FN size_t shoal_ll_grid_max(int team_size, size_t send)
 #define SHOAL_GPU_LL_BLOCK_BYTES (4u << 10)
 #endif
 /* The data movers take LL's grid kernel only from this many bytes per
- * pair: at 16 KB per pair and 4 PEs it lost to the one-block push (4 H200:
- * fcollect 10.7 against 10.1 us, alltoall 11.4 against 10.2), from 32 KB
- * it wins (2 H200: 32 KB 8.8-9.2 against 9.6-9.9; 4 H200: 64 KB 12.5-13.2
- * against 13.7-14.5; bench/RESULTS.md session 20).  The reductions, whose
- * other forms meet twice, take it from where one block's LL stops. */
-#define SHOAL_GPU_LL_STREAM_MOVE_MIN (32u << 10)
+ * pair (where one block's LL does not carry them): from 8 KB since its
+ * blocks arrive without fences (collectives/scope.h), 0.8 us less a call:
+ * on one H200 under MPS, alltoall of 8 KB per pair at 2 PEs 7.09 -> 7.02 us
+ * and of 16 KB 7.47 -> 7.15; at 4 PEs fcollect and alltoall of 16 KB per
+ * pair 13.21 -> 11.86 and 13.55 -> 12.77, below NVSHMEM's 12.9 and 13.2
+ * (bench/RESULTS.md session 23).  Before, it had lost there to the
+ * one-block push (4 H200, session 20: 16 KB per pair, fcollect 10.7
+ * against 10.1 us).  The reductions, whose other forms meet twice, take
+ * it from where one block's LL stops. */
+#ifndef SHOAL_GPU_LL_STREAM_MOVE_MIN   /* a benchmark's build may set it */
+#define SHOAL_GPU_LL_STREAM_MOVE_MIN (8u << 10)
+#endif
 /* Teams that span nodes (the layout allows hier): the hierarchical
  * all-reduce up to this many bytes of vector; beyond, the flat choice.
  * No limit: on an idle machine it won at every size from 8 B to 4 MB

@@ -330,17 +330,30 @@ SHOAL_FN void shoal_scope_sync_local(const shoal_scope *s, shoal_team *t, const 
   shoal_scope_sync_lane(s);
 }
 
-/* Thread 0 of a lane that is done (its threads too): arrive at the grid
- * barrier's word without waiting; true for the last lane of this PE to
- * arrive, which then sees what the others did before they arrived (their
- * adds flip no bit; the last one's flips the top bit, as in the barrier
- * above).  For lanes that never meet locally (a fresh kernel's), where
- * one of them must act once all are done. */
-SHOAL_FN bool shoal_scope_arrive_last(const shoal_scope *s, shoal_team *t)
+/* Thread 0 of a lane whose threads are done reading (LL's lanes that
+ * never meet locally, a fresh kernel's, one of which must count the call
+ * once all are done): arrive at the grid barrier's word without waiting;
+ * true for the last lane of this PE to arrive (the others' adds flip no
+ * bit; the last one's flips the top bit, as in the barrier above).
+ * On a GPU without the fences around the add: the lane's threads met
+ * after every load they made had returned (each fed a store that issued
+ * before the meeting), and what the last lane then writes is the pair
+ * counters, which the next kernel reads, and a credit now and then,
+ * behind a system fence (collectives/ll.h) -- NCCL's LL likewise hands
+ * back its buffer without a fence.  The fences cost the last block of
+ * LL's _on_stream kernel 1.1 us a call (bench/RESULTS.md session 23).
+ * A CPU's lanes are threads, which keep them. */
+SHOAL_FN bool shoal_scope_arrive_done(const shoal_scope *s, shoal_team *t)
 {
-  uint64_t add, old = shoal_scope_arrive_local(s, t, &add);
+  uint64_t add = s->lane == 0 ? ((uint64_t)1 << 63) - (s->nlanes - 1) : 1;
+#if !SHOAL_TARGET_GPU
+  shoal_scope_fence_local();
+#endif
+  uint64_t old = shoal_scope_add_local(&shoal_scope_words(t)[SHOAL_GRID_COUNT], add);
   bool last = ((old ^ (old + add)) >> 63) != 0;
+#if !SHOAL_TARGET_GPU
   if (last) shoal_scope_fence_local();
+#endif
   return last;
 }
 

@@ -115,8 +115,15 @@ START_TEST(test_move_launch)
   ck_assert_int_eq(shoal_move_select_launch(1, 131072, false, 32768, 16, SHOAL_GPU_LL_STREAM_MAX, 2, 0),
                    SHOAL_REDUCE_LAUNCH_LL_GRID);
   ck_assert_int_eq(shoal_move_select_launch(1, 131072, true, 32768, 16, 0, 2, 0), SHOAL_REDUCE_LAUNCH_GRID);
-  ck_assert_int_eq(shoal_move_select_launch(1, SHOAL_GPU_LL_STREAM_MOVE_MIN - 4, true, 32768, 16,
+  /* below SHOAL_GPU_LL_STREAM_MOVE_MIN, where one block's LL does not fit
+   * (alltoall's stops at SHOAL_GPU_LL_ALLTOALL_MAX): the push; from it, LL's
+   * grid kernel (session 23: 8 KB per pair and more) */
+  ck_assert_int_eq(shoal_move_select_launch(2, SHOAL_GPU_LL_STREAM_MOVE_MIN - 4, true, 32768, 16,
                                             SHOAL_GPU_LL_STREAM_MAX, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
+  ck_assert_int_eq(shoal_move_select_launch(2, 8192, true, 32768, 16, SHOAL_GPU_LL_STREAM_MAX, 2, 0),
+                   SHOAL_REDUCE_LAUNCH_LL_GRID);
+  ck_assert_int_eq(shoal_move_select_launch(1, 16384, true, 32768, 16, SHOAL_GPU_LL_STREAM_MAX, 4, 0),
+                   SHOAL_REDUCE_LAUNCH_LL_GRID);
   ck_assert_int_eq(shoal_move_select_launch(1, 8192, true, 32768, 16, SHOAL_GPU_LL_STREAM_MAX, 2, 0),
                    SHOAL_REDUCE_LAUNCH_LL);
   ck_assert_int_eq(shoal_move_select_launch(1, 1u << 20, true, 32768, 64, SHOAL_GPU_LL_STREAM_MAX, 2, 0),
