@@ -126,6 +126,16 @@ want() {   # want local | proxy | rest ("remote": proxy and rest)
 }
 nps=2; [ "$ngpu" -ge 4 ] && nps="2 4"; [ "$ngpu" -lt 2 ] && nps=1
 nps=${SHOAL_GPU_NPS:-$nps}
+# one PE too, with the ring forced: a team of one copies, and the ring's
+# copy once skipped its block's meetings (session 23: test_coll's run-ahead
+# all-reduces read a partial result)
+case " $nps " in
+*" 1 "*) ;;
+*) for p in $(want local && echo test_coll test_grid); do
+     echo "== $p with 1 PE, SHOAL_ALLREDUCE=ring"
+     (export SHOAL_ALLREDUCE=ring; launch 1 $O/$p) || { echo "FAIL: $p with 1 PE, SHOAL_ALLREDUCE=ring"; status=1; }
+   done ;;
+esac
 for np in $(want local && echo $nps); do
   for p in test_host test_device test_coll test_grid test_v16 test_proxy test_rcoll "test_multi_tu $O/libmtu_dl.so" ring_put_signal fused_allreduce; do
     echo "== $p with $np PEs"
