@@ -146,12 +146,10 @@ SHOAL_FN void shoal_reduce_ring_scope(const shoal_scope *s, shoal_team *t, const
   bool in_place = d == sr;
   if (np == 1) {   /* a copy; the lane meets before (the source is whole) and after (the result is) */
     size_t lo, hi;
-    if (s->local) shoal_scope_sync_local(s, t, call);
-    else shoal_scope_sync_lane(s);
+    shoal_scope_sync(s, t, call);
     shoal_reduce_share(n, es, s->lane, s->nlanes, &lo, &hi);
     if (!in_place) shoal_reducer_range(s, r, d, (const char *const *)&sr, 1, lo, hi);
-    if (s->local) shoal_scope_sync_local(s, t, call);
-    else shoal_scope_sync_lane(s);
+    shoal_scope_sync(s, t, call);
     return;
   }
   /* in place: nl lanes that get a room holding a share in each slot (the

@@ -308,9 +308,14 @@ SHOAL_FN uint64_t *shoal_scope_words(const shoal_team *t) { return t->sync + SHO
  * stores on every lane's path (bench/gpu/bench_gridsync). */
 /* Thread 0 of a lane: its add to the word (what the lane did before comes
  * first); returns the word's value before it. */
+/* A lane's add to the word. */
+SHOAL_FN uint64_t shoal_scope_arrival(const shoal_scope *s)
+{
+  return s->lane == 0 ? ((uint64_t)1 << 63) - (s->nlanes - 1) : 1;
+}
 SHOAL_FN uint64_t shoal_scope_arrive_local(const shoal_scope *s, shoal_team *t, uint64_t *add)
 {
-  *add = s->lane == 0 ? ((uint64_t)1 << 63) - (s->nlanes - 1) : 1;
+  *add = shoal_scope_arrival(s);
   shoal_scope_fence_local();
   return shoal_scope_add_local(&shoal_scope_words(t)[SHOAL_GRID_COUNT], *add);
 }
@@ -329,6 +334,13 @@ SHOAL_FN void shoal_scope_sync_local(const shoal_scope *s, shoal_team *t, const 
   }
   shoal_scope_sync_lane(s);
 }
+/* The lane's threads meet, and the PE's lanes too where they meet locally
+ * (a user's grid): what any of them wrote before is seen by all. */
+SHOAL_FN void shoal_scope_sync(const shoal_scope *s, shoal_team *t, const char *call)
+{
+  if (s->local) shoal_scope_sync_local(s, t, call);
+  else shoal_scope_sync_lane(s);
+}
 
 /* Thread 0 of a lane whose threads are done reading (LL's lanes that
  * never meet locally, a fresh kernel's, one of which must count the call
@@ -345,7 +357,7 @@ SHOAL_FN void shoal_scope_sync_local(const shoal_scope *s, shoal_team *t, const 
  * A CPU's lanes are threads, which keep them. */
 SHOAL_FN bool shoal_scope_arrive_done(const shoal_scope *s, shoal_team *t)
 {
-  uint64_t add = s->lane == 0 ? ((uint64_t)1 << 63) - (s->nlanes - 1) : 1;
+  uint64_t add = shoal_scope_arrival(s);
 #if !SHOAL_TARGET_GPU
   shoal_scope_fence_local();
 #endif
@@ -494,8 +506,7 @@ SHOAL_FN void shoal_scope_leave(const shoal_scope *s, shoal_team *t, const char 
 {
   if (s->nthreads == 1) shoal_scope_sync_lane(s);   /* the spread meeting begins with it */
   shoal_scope_meet_peers_spread(s, t, true, call);
-  if (s->local) shoal_scope_sync_local(s, t, call);
-  else shoal_scope_sync_lane(s);
+  shoal_scope_sync(s, t, call);
 }
 
 /* The share [lo, hi) of `units` that chunk c of `chunks` owns.  One chunk
