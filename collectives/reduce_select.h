@@ -97,8 +97,12 @@
  * this many bytes, and within half the team's ring (SHOAL_GPU_LL_BYTES
  * sizes it): 256 KB per pair at 2 PEs, 85 KB at 4.  Beyond, the movers'
  * push was faster on stream at 2 H200 (512 KB per pair: fcollect 11.4
- * against 12.1-12.6 us, alltoall 11.5 against 12.5-13.0). */
+ * against 12.1-12.6 us, alltoall 11.5 against 12.5-13.0) while LL's
+ * blocks still fenced (session 22); LL's _on_stream kernel now has its
+ * own bound (SHOAL_GPU_LL_STREAM_SEND, below). */
+#ifndef SHOAL_GPU_LL_GRID_SEND   /* a benchmark's build may set it */
 #define SHOAL_GPU_LL_GRID_SEND (512u << 10)
+#endif
 /* The all-reduce in a user's grid, whose other forms meet twice and
  * reduce besides, up to twice that: 512 KB per pair at 2 PEs, 170 KB at
  * 4 (2 H200: 512 KB 11.4-11.7 us against the two-shot's 15.0; 1 MB per
@@ -124,8 +128,35 @@ SHOAL_SELECT_FN size_t shoal_ll_grid_max(int team_size, size_t send)
  * block to finish counts the call: collectives/ll.h), where the data per
  * pair does not fit one slot but half the ring, up to this many bytes per
  * pair (SHOAL_GPU_STREAM_LL_MAX overrides it), each block taking
- * SHOAL_GPU_LL_BLOCK_BYTES of them; ahead of the grid kernel. */
-#define SHOAL_GPU_LL_STREAM_MAX (256u << 10)
+ * SHOAL_GPU_LL_BLOCK_BYTES of them; ahead of the grid kernel.  Within LL
+ * words a member sends in one call of (shoal_ll_stream_send):
+ *  - one PE a GPU (peers over NVLink), SHOAL_GPU_LL_STREAM_SEND: 512 KB
+ *    per pair at 2 PEs, 170 KB at 4.  Without its blocks' fences (session
+ *    23) LL beat the push there up to 512 KB per pair: 2 H200, the
+ *    all-reduce of 512 KB 12.49 -> 11.13 us, the reduce-scatter of 1 MB
+ *    13.49 -> 11.80, fcollect of 1 MB 11.33 -> 10.89;
+ *  - PEs that share a GPU (MPS), the movers' grid bound, 256 KB per pair
+ *    at 2 PEs and 85 KB at 4: there the words cross the GPU's own memory,
+ *    and LL's flags double them (one H200 under MPS, 512 KB per pair at 2
+ *    PEs: alltoall of 1 MB 9.74 -> 12.15 us; 128 KB per pair at 4 PEs:
+ *    16.36 -> 22.38).  bench/RESULTS.md session 24. */
+#ifndef SHOAL_GPU_LL_STREAM_MAX   /* a benchmark's build may set it */
+#define SHOAL_GPU_LL_STREAM_MAX (512u << 10)
+#endif
+#define SHOAL_GPU_LL_STREAM_SEND (1u << 20)
+/* The bound on LL words a member sends in one call of LL's _on_stream
+ * kernel, as above (gpu_shared: some GPU runs two or more PEs). */
+SHOAL_SELECT_FN size_t shoal_ll_stream_send(bool gpu_shared)
+{
+  return gpu_shared ? SHOAL_GPU_LL_GRID_SEND : SHOAL_GPU_LL_STREAM_SEND;
+}
+/* The host's bound for LL's _on_stream kernel, in bytes per pair on a
+ * team of team_size: the knob (SHOAL_GPU_STREAM_LL_MAX), within that. */
+SHOAL_SELECT_FN size_t shoal_ll_stream_max(size_t knob, int team_size, bool gpu_shared)
+{
+  size_t send = shoal_ll_grid_max(team_size, shoal_ll_stream_send(gpu_shared));
+  return knob < send ? knob : send;
+}
 #ifndef SHOAL_GPU_LL_BLOCK_BYTES   /* a benchmark's build may set it */
 #define SHOAL_GPU_LL_BLOCK_BYTES (4u << 10)
 #endif
@@ -250,11 +281,14 @@ SHOAL_SELECT_FN bool shoal_ll_fits_scope(size_t slot, size_t span, int team_size
 }
 SHOAL_SELECT_FN bool shoal_reduce_ll_fits(const shoal_reduce_ask *a)
 {
-  bool grid_allreduce = a->where == SHOAL_AT_GRID && !a->scatter;
+  /* a user's grid: its bounds; the host's _on_stream launch and the check
+   * of LL's kernel over several blocks (a block scope of span > 1): the
+   * stream kernel's widest bound (the host narrows it: ll_stream_max) */
+  size_t send = a->where == SHOAL_AT_GRID ? (a->scatter ? SHOAL_GPU_LL_GRID_SEND : SHOAL_GPU_LL_GRID_REDUCE_SEND)
+                                          : SHOAL_GPU_LL_STREAM_SEND;
   return !a->ll_apart && (a->es == 4 || a->es == 8) &&
          shoal_ll_fits_scope(a->pushbox_slot, a->ll_span, a->team_size, a->count * a->es,
-                             a->scatter ? SHOAL_GPU_LL_MOVE_MAX : SIZE_MAX,
-                             grid_allreduce ? SHOAL_GPU_LL_GRID_REDUCE_SEND : SHOAL_GPU_LL_GRID_SEND);
+                             a->scatter ? SHOAL_GPU_LL_MOVE_MAX : SIZE_MAX, send);
 }
 
 /* The data movers (which: 0 broadcast, 1 fcollect, 2 alltoall; bytes: each
@@ -262,11 +296,23 @@ SHOAL_SELECT_FN bool shoal_reduce_ll_fits(const shoal_reduce_ask *a)
  * call taking at most `span` slots of the ring (1: one block; more: a grid
  * whose blocks meet): the kernels' choice and the host's launch
  * (shoal_move_select_launch) alike. */
-SHOAL_SELECT_FN bool shoal_move_ll_fits(int which, size_t slot, size_t span, int team_size, size_t bytes)
+SHOAL_SELECT_FN bool shoal_move_ll_fits_send(int which, size_t slot, size_t span, int team_size, size_t bytes,
+                                             size_t send)
 {
   return shoal_ll_words(bytes) &&
          shoal_ll_fits_scope(slot, span, team_size, bytes,
-                             which == 2 ? SHOAL_GPU_LL_ALLTOALL_MAX : SHOAL_GPU_LL_MOVE_MAX, SHOAL_GPU_LL_GRID_SEND);
+                             which == 2 ? SHOAL_GPU_LL_ALLTOALL_MAX : SHOAL_GPU_LL_MOVE_MAX, send);
+}
+/* A block, or a user's grid. */
+SHOAL_SELECT_FN bool shoal_move_ll_fits(int which, size_t slot, size_t span, int team_size, size_t bytes)
+{
+  return shoal_move_ll_fits_send(which, slot, span, team_size, bytes, SHOAL_GPU_LL_GRID_SEND);
+}
+/* LL's _on_stream kernel over several blocks (span > 1; the host narrows
+ * its bound: ll_stream_max). */
+SHOAL_SELECT_FN bool shoal_move_ll_fits_stream(int which, size_t slot, size_t span, int team_size, size_t bytes)
+{
+  return shoal_move_ll_fits_send(which, slot, span, team_size, bytes, SHOAL_GPU_LL_STREAM_SEND);
 }
 
 /* The ring at a scope: every member reachable by load/store, dest
@@ -354,7 +400,7 @@ SHOAL_SELECT_FN int shoal_move_select_launch(int which, size_t bytes, bool dest_
   /* LL's grid kernel (any dest), where a block's LL does not fit and
    * from SHOAL_GPU_LL_STREAM_MOVE_MIN */
   if (!ll_block && ll_span > 1 && bytes >= SHOAL_GPU_LL_STREAM_MOVE_MIN && bytes <= ll_stream_max &&
-      shoal_move_ll_fits(which, ll_slot, ll_span, team_size, bytes))
+      shoal_move_ll_fits_stream(which, ll_slot, ll_span, team_size, bytes))
     return SHOAL_REDUCE_LAUNCH_LL_GRID;
   return grid ? SHOAL_REDUCE_LAUNCH_GRID : SHOAL_REDUCE_LAUNCH_BLOCK;
 }

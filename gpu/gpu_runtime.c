@@ -34,6 +34,7 @@ static struct {
   size_t llbox_bytes;  /* per team slot (SHOAL_GPU_LL_BYTES; 0: the team scratch's) */
   size_t ll_slot[SHOAL_GPU_MAX_TEAMS];   /* each device team's LL slot (shoalx_gpu_team_ll_slot) */
   size_t ll_span[SHOAL_GPU_MAX_TEAMS];   /* and the most slots an LL call may take (shoalx_gpu_team_ll_span) */
+  int shared;          /* some GPU runs two or more PEs (shoalx_gpu_shared) */
   char **peer;         /* [n_pes] peers' heaps as mapped here (host copy) */
   char **peer_dev;     /* the same table in device memory */
   shoal_team *team_dev;
@@ -219,6 +220,11 @@ int shoal_gpu_init(void)
   g.peer = calloc((size_t)n, sizeof *g.peer);
   if (!cards || !g.peer) shoal_error(call, "out of memory");
   shoal_boot_allgather(&mine, cards, sizeof mine);
+  /* every PE sees every card, so every PE finds the same answer */
+  g.shared = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++)
+      g.shared |= shoal_rt.boot.node_of[i] == shoal_rt.boot.node_of[j] && strcmp(cards[i].bus, cards[j].bus) == 0;
   for (int i = 0; i < n; i++) {
     if (i == me) { g.peer[i] = g.base; continue; }
     if (shoal_rt.boot.node_of[i] != shoal_rt.boot.node_id) continue;   /* not reachable yet */
@@ -334,6 +340,7 @@ SHOAL_API size_t shoalx_gpu_team_ll_span(shmem_team_t team)
   if (!g.on || !t || t->slot < 0 || t->slot >= g.img.n_slots || g.img.team_key[t->slot] != t) return 0;
   return g.ll_span[t->slot];
 }
+SHOAL_API int shoalx_gpu_shared(void) { return g.on && g.shared; }
 
 /* ---- host calls on GPU memory (runtime/internal.h) ----------------------- */
 bool shoal_gpu_owns(const void *addr, size_t bytes)

@@ -48,10 +48,11 @@ const shoal_env_var shoal_env_vars[] = {
      "GPU _on_stream collectives: bytes (per member) from which one kernel over many blocks runs "
      "instead of one block (auto: 128K for fcollect, alltoall and broadcast, 256K for reductions; "
      "tuning; the same on every PE)"},
-    {"SHOAL_GPU_STREAM_LL_MAX", "256K",
+    {"SHOAL_GPU_STREAM_LL_MAX", "512K",
      "GPU _on_stream collectives: bytes per pair up to which LL's kernel over several blocks runs "
-     "where one block's LL does not fit (the data movers from 32 KB; 0: never; tuning; the same on "
-     "every PE)"},
+     "where one block's LL does not fit (the data movers from 8 KB; 0: never; tuning; the same on "
+     "every PE), within 1 MB of LL words a member sends in one call (512 KB where two or more PEs "
+     "share a GPU)"},
     {"SHOAL_GPU_STREAM_BLOCK_BYTES", "16K",
      "GPU _on_stream collectives: bytes each block of that kernel takes at least (fewer blocks "
      "for medium messages; 0: every block the GPU holds; the same on every PE)"},

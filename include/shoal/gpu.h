@@ -37,6 +37,9 @@ void *shoalx_gpu_peer_ptr(const void *addr, int pe);
 size_t shoalx_gpu_team_ll_slot(shmem_team_t team);
 /* The most slots of its ring one LL call may take (0: no LL). */
 size_t shoalx_gpu_team_ll_span(shmem_team_t team);
+/* 1 where some GPU of the job runs two or more PEs (MPS), else 0: the
+ * _on_stream LL bound differs (collectives/reduce_select.h). */
+int shoalx_gpu_shared(void);
 }
 
 #if SHOAL_IN_DEVICE_PASS

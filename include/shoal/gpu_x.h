@@ -706,7 +706,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(
   if (which == 0 && SHOAL_UNLIKELY(root < 0 || root >= t->size))
     shoal_gpu_root_fail(call, root, t->size, shoal_gpu_block_tid() == 0);
   if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t) ||
-                     !shoal_move_ll_fits(which, shoal_ll_slot(t), shoal_gpu_ll_span<GRID>(t), t->size, n)))
+                     !shoal_move_ll_fits_stream(which, shoal_ll_slot(t), shoal_gpu_ll_span<GRID>(t), t->size, n)))
     shoal_gpu_launch_mismatch(call, shoal_gpu_block_tid() == 0);
   /* which a constant in each call: each inlined copy is specialized */
   if (which == 0) shoal_gpu_move_ll<GRID>("shmemx_broadcastmem_on_stream", 0, t, dest, src, n, root);
@@ -807,6 +807,14 @@ static inline size_t shoal_gpu_stream_knob(int which)
   }
   return v[which];
 }
+/* Up to how many bytes per pair LL's _on_stream kernel runs on a team of
+ * np: SHOAL_GPU_STREAM_LL_MAX, within the LL words a member may send in
+ * one call, which depend on whether PEs share a GPU (shoal_ll_stream_max;
+ * every PE finds the same). */
+static inline size_t shoal_gpu_stream_ll_max(int np)
+{
+  return shoal_ll_stream_max(shoal_gpu_stream_knob(3), np, shoalx_gpu_shared() != 0);
+}
 /* Blocks of a grid _on_stream kernel moving `bytes` (per member). */
 template <class K>
 static inline int shoal_gpu_stream_grid(K *kernel, int threads, size_t bytes)
@@ -857,7 +865,7 @@ static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_te
   bool dest_sym = shoalx_gpu_heap_has(dest);
   size_t slot = shoalx_gpu_team_ll_slot(team), span = shoalx_gpu_team_ll_span(team);
   int np = shmem_team_n_pes(team);
-  int launch = shoal_move_select_launch(which, nbytes, dest_sym, slot, span, shoal_gpu_stream_knob(3), np,
+  int launch = shoal_move_select_launch(which, nbytes, dest_sym, slot, span, shoal_gpu_stream_ll_max(np), np,
                                         shoal_gpu_stream_knob(0));
   if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID)
     shoal_gpu_k_move_ll<true><<<shoal_gpu_ll_blocks(shoal_gpu_k_move_ll<true>, nbytes), SHOAL_GPU_LAUNCH_THREADS, 0,
@@ -905,7 +913,7 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
   a.team_size = shmem_team_n_pes(team);
   a.pushbox_slot = shoalx_gpu_team_ll_slot(team);   /* where LL runs */
   a.ll_span = shoalx_gpu_team_ll_span(team);
-  a.ll_stream_max = shoal_gpu_stream_knob(3);
+  a.ll_stream_max = shoal_gpu_stream_ll_max(a.team_size);
   a.forced = shoal_gpu_stream_knob(2) ? SHOAL_ALLREDUCE_RING : SHOAL_ALLREDUCE_AUTO;
   a.in_place = dest == src;
   a.grid_min = shoal_gpu_stream_knob(0);

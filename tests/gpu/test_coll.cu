@@ -202,6 +202,27 @@ int main(void)
   k_barriers<<<1, 128>>>(1000);
   GT_LAUNCHED();
 
+  step(me, "PEs sharing a GPU");
+  {
+    /* the library's answer (LL's _on_stream bound rests on it) against
+     * every PE's GPU, by PCI bus id, gathered here (one node) */
+    char bus[32] = {0}, *all = (char *)malloc(32 * (size_t)np);
+    int dev, shared = 0;
+    GT_CUDA(cudaGetDevice(&dev));
+    GT_CUDA(cudaDeviceGetPCIBusId(bus, sizeof bus, dev));
+    char *dsrc = (char *)shmem_malloc(32), *ddst = (char *)shmem_malloc(32 * (size_t)np);
+    GT_CUDA(cudaMemcpy(dsrc, bus, sizeof bus, cudaMemcpyHostToDevice));
+    shmem_fcollectmem(SHMEM_TEAM_WORLD, ddst, dsrc, sizeof bus);
+    GT_CUDA(cudaMemcpy(all, ddst, 32 * (size_t)np, cudaMemcpyDeviceToHost));
+    for (int i = 0; i < np; i++)
+      for (int j = i + 1; j < np; j++) shared |= strncmp(all + 32 * i, all + 32 * j, 32) == 0;
+    GT_CHECK(shoalx_gpu_shared() == shared, "shoalx_gpu_shared() is %d; the PEs' GPUs say %d", shoalx_gpu_shared(),
+             shared);
+    shmem_free(ddst);
+    shmem_free(dsrc);
+    free(all);
+  }
+
   step(me, "all-reduce on world, 1-300007 floats, three modes");
   size_t ns[] = {1, 7, 1031, 65539, 300007};
   for (size_t i = 0; i < sizeof ns / sizeof *ns; i++)
@@ -349,9 +370,12 @@ int main(void)
   step(me, "_on_stream forms at the grid thresholds");
   /* The host _on_stream forms at or above the grid thresholds
    * (collectives/reduce_select.h) take the whole-GPU path: all-reduce,
-   * reduce_scatter, fcollect, alltoall and broadcast on 1-2 MB per PE. */
-  {
-    size_t n = 300007, nb = (size_t)1 << 20;
+   * reduce_scatter, fcollect, alltoall and broadcast on 1-2 MB per PE;
+   * then just under 512 KB per pair, which LL's kernel over several
+   * blocks carries at 2 PEs where each PE has its own GPU (the grid
+   * kernel where PEs share one). */
+  for (int pass = 0; pass < 2; pass++) {
+    size_t n = pass ? 131071 : 300007, nb = pass ? (512u << 10) - 4 : (size_t)1 << 20;
     int root = np - 1;
     float *src = (float *)shmem_malloc(sizeof(float) * n * np), *dst = (float *)shmem_malloc(sizeof(float) * n * np);
     char *bs = (char *)shmem_malloc(nb * np), *bd = (char *)shmem_malloc(nb * np);
@@ -371,7 +395,7 @@ int main(void)
       for (int p = 0; p < np; p++) want += fval(gt_seed, p, i, 80);
       bad += h[i] != want;
     }
-    GT_CHECK(bad == 0, "grid all-reduce on stream: %zu wrong", bad);
+    GT_CHECK(bad == 0, "grid all-reduce on stream (%zu floats): %zu wrong", n, bad);
     GT_CUDA(cudaMemset(dst, 0xFF, sizeof(float) * n));
     shmemx_float_sum_reduce_scatter_on_stream(SHMEM_TEAM_WORLD, dst, src, n, s);
     GT_CUDA(cudaStreamSynchronize(s));
@@ -382,7 +406,7 @@ int main(void)
       for (int p = 0; p < np; p++) want += fval(gt_seed, p, (size_t)me * n + i, 80);
       bad += h[i] != want;
     }
-    GT_CHECK(bad == 0, "grid reduce_scatter on stream: %zu wrong", bad);
+    GT_CHECK(bad == 0, "grid reduce_scatter on stream (%zu floats): %zu wrong", n, bad);
     unsigned char *hb = (unsigned char *)malloc(nb * np);
     for (size_t i = 0; i < nb * np; i++) hb[i] = (unsigned char)gt_val(gt_seed, me, i, 81);
     GT_CUDA(cudaMemcpy(bs, hb, nb * np, cudaMemcpyHostToDevice));
@@ -407,8 +431,8 @@ int main(void)
     GT_CUDA(cudaStreamSynchronize(s));
     GT_CUDA(cudaMemcpy(hb, bd, nb, cudaMemcpyDeviceToHost));
     for (size_t i = 0; i < nb; i++) badm[2] += hb[i] != (unsigned char)gt_val(gt_seed, root, i, 81);
-    GT_CHECK(!badm[0] && !badm[1] && !badm[2], "grid fcollect/alltoall/broadcast on stream: %zu %zu %zu",
-             badm[0], badm[1], badm[2]);
+    GT_CHECK(!badm[0] && !badm[1] && !badm[2], "grid fcollect/alltoall/broadcast on stream (%zu bytes): %zu %zu %zu",
+             nb, badm[0], badm[1], badm[2]);
     free(hb); free(h);
     GT_CUDA(cudaStreamDestroy(s));
     shmem_free(bd); shmem_free(bs); shmem_free(dst); shmem_free(src);

@@ -87,12 +87,14 @@ START_TEST(test_move_launch)
               t.pushbox_slot = slots[si];
               t.pushbox_depth = span ? 2 * (int)span : 8;
               size_t b = bytes[bi], gmin = grid_mins[gi] ? grid_mins[gi] : SHOAL_GPU_MOVE_GRID_MIN;
-              int launch = shoal_move_select_launch(which, b, sym, slots[si], span, SHOAL_GPU_LL_STREAM_MAX,
+              int launch = shoal_move_select_launch(which, b, sym, slots[si], span,
+                                                    shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, sizes[ni], sym),
                                                     sizes[ni], grid_mins[gi]);
               bool block_ll = shoal_move_ll_fits(which, shoal_ll_slot(&t), 1, t.size, b);
               if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID) {   /* the kernel on several blocks takes LL there */
                 ck_assert(!block_ll && span > 1);
-                ck_assert(shoal_move_ll_fits(which, shoal_ll_slot(&t), shoal_ll_span_max(t.pushbox_depth), t.size, b));
+                ck_assert(shoal_move_ll_fits_stream(which, shoal_ll_slot(&t), shoal_ll_span_max(t.pushbox_depth), t.size,
+                                                    b));
                 grid_ll++;
                 continue;
               }
@@ -163,7 +165,7 @@ START_TEST(test_reduce_launch)
                   memset(&a, 0, sizeof a);
                   a.where = SHOAL_AT_STREAM;
                   a.ll_span = b & 8 ? 16 : 0;
-                  a.ll_stream_max = SHOAL_GPU_LL_STREAM_MAX;
+                  a.ll_stream_max = shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, sizes[ni], gi);
                   a.forced = forced[fi];
                   a.scatter = scatter;
                   a.count = counts[ci];
@@ -279,9 +281,9 @@ START_TEST(test_ll_limits)
     a.count = 65536 / 4 + 1;
     ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
   }
-  /* a ring with room for more: the movers' bound, and the grid's
-   * all-reduce up to twice it (512 KB per pair at 2 PEs, 170 KB at 4);
-   * LL's _on_stream kernel and the reduce-scatter keep the movers' */
+  /* a ring with room for more: a user's grid, the movers' bound and the
+   * all-reduce's twice it (512 KB per pair at 2 PEs, 170 KB at 4); LL's
+   * _on_stream kernel the stream's (the same), which the host narrows */
   a.pushbox_slot = 32768;   /* half the ring: 1 MB per pair */
   a.ll_span = 64;
   for (int np = 2; np <= 8; np++) {
@@ -290,7 +292,7 @@ START_TEST(test_ll_limits)
       a.where = where ? SHOAL_AT_GRID : SHOAL_AT_STREAM;
       a.ll_stream_max = SIZE_MAX;
       a.scatter = false;
-      size_t lim = (where ? SHOAL_GPU_LL_GRID_REDUCE_SEND : SHOAL_GPU_LL_GRID_SEND) / (2 * (size_t)(np - 1));
+      size_t lim = (where ? SHOAL_GPU_LL_GRID_REDUCE_SEND : SHOAL_GPU_LL_STREAM_SEND) / (2 * (size_t)(np - 1));
       int ll = where ? SHOAL_REDUCE_LL : SHOAL_REDUCE_LAUNCH_LL_GRID;
       a.count = lim / 4;
       ck_assert_int_eq(shoal_reduce_select(&a), ll);
@@ -311,6 +313,20 @@ START_TEST(test_ll_limits)
   ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
   a.scatter = false;
   a.ll_span = 0;
+  /* the host's bound for LL's _on_stream kernel: one PE a GPU, 512 KB per
+   * pair at 2 PEs and 170 KB at 4; PEs sharing a GPU, the movers' grid
+   * bound (256 KB and 85 KB); a smaller knob wins (session 24) */
+  ck_assert_uint_eq(shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, 2, false), 512u << 10);
+  ck_assert_uint_eq(shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, 2, true), 256u << 10);
+  ck_assert_uint_eq(shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, 4, false), (1u << 20) / 6);
+  ck_assert_uint_eq(shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, 4, true), (512u << 10) / 6);
+  ck_assert_uint_eq(shoal_ll_stream_max(4096, 2, false), 4096);
+  ck_assert_uint_eq(shoal_ll_stream_max(0, 2, false), 0);
+  for (int shared = 0; shared < 2; shared++) {
+    size_t b = shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, 2, shared);
+    ck_assert_int_eq(shoal_move_select_launch(1, b, true, 32768, 64, b, 2, 0), SHOAL_REDUCE_LAUNCH_LL_GRID);
+    ck_assert_int_eq(shoal_move_select_launch(1, b + 4, true, 32768, 64, b, 2, 0), SHOAL_REDUCE_LAUNCH_GRID);
+  }
 }
 END_TEST
 
