@@ -143,7 +143,9 @@ SHOAL_SELECT_FN size_t shoal_ll_grid_max(int team_size, size_t send)
 #ifndef SHOAL_GPU_LL_STREAM_MAX   /* a benchmark's build may set it */
 #define SHOAL_GPU_LL_STREAM_MAX (512u << 10)
 #endif
+#ifndef SHOAL_GPU_LL_STREAM_SEND   /* a benchmark's build may set it */
 #define SHOAL_GPU_LL_STREAM_SEND (1u << 20)
+#endif
 /* The bound on LL words a member sends in one call of LL's _on_stream
  * kernel, as above (gpu_shared: some GPU runs two or more PEs). */
 SHOAL_SELECT_FN size_t shoal_ll_stream_send(bool gpu_shared)
