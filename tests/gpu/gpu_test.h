@@ -44,6 +44,8 @@
 #define cudaEventRecord hipEventRecord
 #define cudaEventSynchronize hipEventSynchronize
 #define cudaEventElapsedTime hipEventElapsedTime
+#define cudaGetDevice hipGetDevice
+#define cudaDeviceGetPCIBusId hipDeviceGetPCIBusId
 #endif
 
 static int gt_failures;
