@@ -306,13 +306,13 @@ SHOAL_FN uint64_t *shoal_scope_words(const shoal_team *t) { return t->sync + SHO
  * borrows from the top bit), so a slow lane still sees its flip.  The
  * count and generation words before it cost the last lane a fence and two
  * stores on every lane's path (bench/gpu/bench_gridsync). */
-/* Thread 0 of a lane: its add to the word (what the lane did before comes
- * first); returns the word's value before it. */
 /* A lane's add to the word. */
 SHOAL_FN uint64_t shoal_scope_arrival(const shoal_scope *s)
 {
   return s->lane == 0 ? ((uint64_t)1 << 63) - (s->nlanes - 1) : 1;
 }
+/* Thread 0 of a lane: its add to the word (what the lane did before comes
+ * first); returns the word's value before it. */
 SHOAL_FN uint64_t shoal_scope_arrive_local(const shoal_scope *s, shoal_team *t, uint64_t *add)
 {
   *add = shoal_scope_arrival(s);
