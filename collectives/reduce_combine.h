@@ -15,9 +15,10 @@
  * The CPU's reducer (here) is type-erased: a (type, op) pair for
  * shoal_reduce_combine (reduce_op.h), a cache-sized piece at a time.  The
  * GPU's (<shoal/gpu_x.h>: shoal_gpu_reducer<T, OP>) is typed: 16-byte
- * vectors, two in flight per thread, peer bases hoisted.  In C++ the
- * algorithms are templates on the reducer (SHOAL_REDUCER_TEMPLATE); in C
- * they take the CPU's. */
+ * vectors, the loads of four members out at once (two vectors a thread
+ * on smaller teams), peer bases hoisted.  In C++ the algorithms are
+ * templates on the reducer (SHOAL_REDUCER_TEMPLATE); in C they take the
+ * CPU's. */
 #ifndef SHOAL_COLL_REDUCE_COMBINE_H
 #define SHOAL_COLL_REDUCE_COMBINE_H
 

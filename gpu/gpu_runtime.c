@@ -56,6 +56,26 @@ static _Noreturn void gpu_fail(const char *call, const char *what, const char *e
 }
 #define GPU_CK(call, what, expr) do { const char *e_ = (expr); if (e_) gpu_fail(call, what, e_); } while (0)
 
+/* Where a PE's GPU is: its node and its PCI bus id. */
+typedef struct gpu_place {
+  int node;
+  const char *bus;
+} gpu_place;
+static int gpu_place_cmp(const void *a, const void *b)
+{
+  const gpu_place *x = a, *y = b;
+  return x->node != y->node ? (x->node < y->node ? -1 : 1) : strcmp(x->bus, y->bus);
+}
+/* Does some GPU run two or more of the n PEs?  Sorted, two PEs on one GPU
+ * are neighbours: O(n log n) at start-up, for thousands of PEs too. */
+static int gpu_places_shared(gpu_place *p, int n)
+{
+  qsort(p, (size_t)n, sizeof *p, gpu_place_cmp);
+  for (int i = 1; i < n; i++)
+    if (gpu_place_cmp(&p[i - 1], &p[i]) == 0) return 1;
+  return 0;
+}
+
 /* Fill one unit's state, or stop the job naming the failure. */
 static void load_unit(shoal_gpu_load_fn fn)
 {
@@ -221,10 +241,11 @@ int shoal_gpu_init(void)
   if (!cards || !g.peer) shoal_error(call, "out of memory");
   shoal_boot_allgather(&mine, cards, sizeof mine);
   /* every PE sees every card, so every PE finds the same answer */
-  g.shared = 0;
-  for (int i = 0; i < n; i++)
-    for (int j = i + 1; j < n; j++)
-      g.shared |= shoal_rt.boot.node_of[i] == shoal_rt.boot.node_of[j] && strcmp(cards[i].bus, cards[j].bus) == 0;
+  gpu_place *places = malloc((size_t)n * sizeof *places);
+  if (!places) shoal_error(call, "out of memory");
+  for (int i = 0; i < n; i++) places[i] = (gpu_place){shoal_rt.boot.node_of[i], cards[i].bus};
+  g.shared = gpu_places_shared(places, n);
+  free(places);
   for (int i = 0; i < n; i++) {
     if (i == me) { g.peer[i] = g.base; continue; }
     if (shoal_rt.boot.node_of[i] != shoal_rt.boot.node_id) continue;   /* not reachable yet */

@@ -255,12 +255,52 @@ template <class T> union shoal_gpu_vec {
 
 /* The GPU's reducer for the reduction algorithms of collectives/
  * (reduce_combine.h says what a reducer does): typed, each thread 16-byte
- * vectors, two in flight, the members' bases hoisted (the lane's peer
+ * vectors, the loads of four members out together (two vectors a thread
+ * where there are fewer), the members' bases hoisted (the lane's peer
  * tables in shared memory), the element combine OP inlined. */
 template <class T, class OP> struct shoal_gpu_reducer {};
 template <class T, class OP> __device__ inline size_t shoal_reducer_size(const shoal_gpu_reducer<T, OP> *)
 {
   return sizeof(T);
+}
+
+/* acc = OP over in[0..np) (np >= 4), in team order, of vector i: the
+ * first four members' loads out together, then four at a time, then one.
+ * On NVLink a load takes a round trip of a microsecond or more, and a
+ * thread that waited for one member after another waited np - 1 of them
+ * (the grid kernels' mid sizes give a thread one vector or two): at 4
+ * H200 the _on_stream all-reduce of 256 KB-4 MB and the reduce-scatter of
+ * 1-4 MB got 4-11% faster.  One vector a thread holds its loads in as many
+ * registers as the two-vector loop below; two vectors of four members
+ * (the grid kernels run 1024 threads: 64 registers) made ptxas spill more,
+ * and calls at 2 PEs, which do not take this loop, got 2-5% slower
+ * (bench/RESULTS.md, session 25). */
+template <class T, class OP>
+__device__ inline void shoal_gpu_reduce_vec4(shoal_gpu_vec<T> &acc, const uint4 *const (&p)[4], const T *const *in,
+                                             int np, size_t i)
+{
+  const size_t K = sizeof(shoal_gpu_vec<T>) / sizeof(T);
+  shoal_gpu_vec<T> x[4];
+#pragma unroll
+  for (int q = 0; q < 4; q++) x[q].v = SHOAL_GPU_LDCG(p[q] + i);
+  acc.v = x[0].v;
+#pragma unroll
+  for (int q = 1; q < 4; q++)
+    for (size_t k = 0; k < K; k++) acc.e[k] = OP::f(acc.e[k], x[q].e[k]);
+  int j = 4;
+#pragma unroll 1
+  for (; j + 4 <= np; j += 4) {
+#pragma unroll
+    for (int q = 0; q < 4; q++) x[q].v = SHOAL_GPU_LDCG((const uint4 *)in[j + q] + i);
+#pragma unroll
+    for (int q = 0; q < 4; q++)
+      for (size_t k = 0; k < K; k++) acc.e[k] = OP::f(acc.e[k], x[q].e[k]);
+  }
+#pragma unroll 1
+  for (; j < np; j++) {
+    x[0].v = SHOAL_GPU_LDCG((const uint4 *)in[j] + i);
+    for (size_t k = 0; k < K; k++) acc.e[k] = OP::f(acc.e[k], x[0].e[k]);
+  }
 }
 
 /* Elements [lo, hi) (lo a whole number of vectors: shoal_reduce_share) of
@@ -277,7 +317,19 @@ __device__ inline void shoal_gpu_reduce_range(T *const *out, int me, const T *co
   size_t done = lo;
   if (sizeof(T) * K == 16 && (a & 15) == 0) {
     size_t i = lo / K + tid, vhi = hi / K;
-    for (; i + nt < vhi; i += 2 * (size_t)nt) {   /* two vectors' loads in flight */
+    if (np >= 4) {
+      const uint4 *p[4] = {(const uint4 *)in[0], (const uint4 *)in[1], (const uint4 *)in[2], (const uint4 *)in[3]};
+      for (; i < vhi; i += nt) {
+        shoal_gpu_vec<T> acc;
+        shoal_gpu_reduce_vec4<T, OP>(acc, p, in, np, i);
+        if (ALL)
+          for (int k = 1; k <= np; k++) ((uint4 *)out[(me + k) % np])[i] = acc.v;
+        else
+          ((uint4 *)o)[i] = acc.v;
+      }
+    }
+    /* fewer members: two vectors a thread (at 2, all four loads out at once) */
+    for (; i + nt < vhi; i += 2 * (size_t)nt) {
       shoal_gpu_vec<T> a0, a1, x0, x1;
       a0.v = SHOAL_GPU_LDCG((const uint4 *)in[0] + i);
       a1.v = SHOAL_GPU_LDCG((const uint4 *)in[0] + i + nt);
