@@ -65,7 +65,7 @@ SHOAL_FN void shoal_reduce_pull_scope(const shoal_scope *s, shoal_team *t, const
     if (staged) shoal_scope_meet(s, t, call);   /* the local meeting came before staging */
     else shoal_scope_enter(s, t, call);
     shoal_reducer_range(s, r, (char *)dest + i * es, (const char *const *)ps, t->size, clo, chi);
-    shoal_scope_leave(s, t, call);
+    shoal_scope_leave_read(s, t, call);   /* dest is written only locally */
     i += c;
   } while (i < n);
 }

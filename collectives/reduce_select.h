@@ -483,26 +483,33 @@ SHOAL_FN void shoal_coll_reduce_scatter_run(shoal_team *t, int algo, int type, i
   else shoal_coll_reduce_scatter(t, type, op, dest, src, count);
 }
 
-/* A reduction at a scope on a load/store team (algo: PULL, STAGED,
- * TWOSHOT or RING; reduce-scatter: PULL), with the reducer r: the CPU's blocking
- * calls (one lane) and tests/coll/test_lanes (k lanes); the GPU's are
- * <shoal/gpu_x.h>'s with its typed reducer.  ps, pd: the lane's peer
- * tables. */
+/* A reduction at a scope on a load/store team (algo: PULL, STAGED or
+ * TWOSHOT; reduce-scatter: PULL), with the reducer r; ps, pd: the lane's
+ * peer tables.  Without the ring: what a GPU's _on_stream grid kernel
+ * holds inline (<shoal/gpu_x.h>: the ring, which only SHOAL_ALLREDUCE=ring
+ * picks there, goes out of line). */
 SHOAL_REDUCER_TEMPLATE
-SHOAL_FN void shoal_reduce_run_scope(const shoal_scope *s, shoal_team *t, const SHOAL_REDUCER *r, int algo,
-                                     bool scatter, char **ps, char **pd, void *dest, const void *src, size_t n,
-                                     const char *call)
+SHOAL_FN void shoal_reduce_run_direct(const shoal_scope *s, shoal_team *t, const SHOAL_REDUCER *r, int algo,
+                                      bool scatter, char **ps, char **pd, void *dest, const void *src, size_t n,
+                                      const char *call)
 {
   if (algo == SHOAL_REDUCE_TWOSHOT && !scatter) {
     shoal_reduce_twoshot_scope(s, t, r, ps, pd, dest, src, n, call);
     return;
   }
-  if (algo == SHOAL_REDUCE_RING && !scatter) {
-    shoal_reduce_ring_scope(s, t, r, ps, pd, dest, src, n, call);
-    return;
-  }
   size_t off = scatter ? shoal_reduce_scatter_off(t, n, shoal_reducer_size(r)) : 0;
   shoal_reduce_pull_scope(s, t, r, ps, dest, src, off, n, !scatter && algo == SHOAL_REDUCE_STAGED, call);
+}
+/* The same with the ring (algo RING, all-reduce only): the CPU's blocking
+ * calls (one lane) and tests/coll/test_lanes (k lanes); a GPU block's and
+ * a user's grid (<shoal/gpu_x.h>, with its typed reducer). */
+SHOAL_REDUCER_TEMPLATE
+SHOAL_FN void shoal_reduce_run_scope(const shoal_scope *s, shoal_team *t, const SHOAL_REDUCER *r, int algo,
+                                     bool scatter, char **ps, char **pd, void *dest, const void *src, size_t n,
+                                     const char *call)
+{
+  if (algo == SHOAL_REDUCE_RING && !scatter) shoal_reduce_ring_scope(s, t, r, ps, pd, dest, src, n, call);
+  else shoal_reduce_run_direct(s, t, r, algo, scatter, ps, pd, dest, src, n, call);
 }
 
 #endif

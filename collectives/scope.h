@@ -509,6 +509,26 @@ SHOAL_FN void shoal_scope_leave(const shoal_scope *s, shoal_team *t, const char 
   shoal_scope_sync(s, t, call);
 }
 
+/* The same for a lane that only read the peers' memory (the pull, the
+ * reduce-scatter: what it wrote, its own dest, no peer reads): its
+ * arrival only tells the peers that it is done reading their sources.  On
+ * a GPU without the system fence before it, as LL's lanes hand back their
+ * slots (shoal_scope_arrive_done): every load of the lane had returned
+ * before the lane's barrier (each fed a store issued before it), and the
+ * fence would only wait for the lane's stores to its own dest.  A CPU's
+ * loads may pass a later store, so it keeps the fence. */
+SHOAL_FN void shoal_scope_leave_read(const shoal_scope *s, shoal_team *t, const char *call)
+{
+#if SHOAL_TARGET_GPU
+  bool publish = false;
+#else
+  bool publish = true;
+#endif
+  if (s->nthreads == 1) shoal_scope_sync_lane(s);   /* the spread meeting begins with it */
+  shoal_scope_meet_peers_spread(s, t, publish, call);
+  shoal_scope_sync(s, t, call);
+}
+
 /* The share [lo, hi) of `units` that chunk c of `chunks` owns.  One chunk
  * (a block's lane) without a division, and a 32-bit division where the
  * products fit: a 64-bit one is a long subroutine on a GPU, on the path

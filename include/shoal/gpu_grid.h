@@ -104,14 +104,6 @@ __device__ inline int shoal_grid_pick_move(const shoal_team *t, int which, size_
   return shoal_grid_direct(t) ? SHOAL_GRID_PUSH : SHOAL_GRID_ON_BLOCK0;
 }
 
-/* OpenSHMEM allows dest == source or no overlap. */
-__device__ inline void shoal_grid_check_overlap(const char *call, const void *dest, const void *src, size_t bytes)
-{
-  const char *d = (const char *)dest, *s = (const char *)src;
-  if (SHOAL_UNLIKELY(d != s && d < s + bytes && s < d + bytes))
-    shoal_gpu_overlap_fail(call, dest, src, shoal_grid_block() == 0 && shoal_gpu_block_tid() == 0);
-}
-
 /* Block 0 runs the block form between two grid barriers. */
 #define SHOAL_GRID_ON_BLOCK0(t, call, local, ...) \
   do { \
@@ -124,40 +116,85 @@ __device__ inline void shoal_grid_check_overlap(const char *call, const void *de
 /* All-reduce (scatter: reduce-scatter) of the grid: the algorithms of
  * collectives/reduce_oneshot.h, reduce_twoshot.h, reduce_scatter.h with a
  * lane per block (block b reduces its share, meeting block b of the
- * peers); what only a block does (LL, the channel algorithms of large
- * teams, a refusal) runs on block 0. */
+ * peers), and LL where the blocks meet (a user's kernel); what only a
+ * block does (the channel algorithms of large teams and teams behind the
+ * proxy, a refusal) runs on block 0.
+ * Inline only what runs in the common case: LL (local), the pull, staged
+ * and two-shot; an _on_stream reduce-scatter, the pull alone.  The rest --
+ * the forced ring, block 0's algorithms, bad input, and the selection
+ * where an _on_stream reduce-scatter cannot take the pull -- is out of
+ * line (shoal_grid_reduce_rest).  With every path in one body the
+ * _on_stream grid kernel spilled (ptxas, sm_90, float sum: 524 / 840
+ * bytes of spill stores / loads; now the reduce-scatter's kernel 32 / 28,
+ * the all-reduce's 96 / 428), and the reduce-scatter of 1 MB at 4 H200
+ * took 14.3 us where it now takes 13.2 (bench/RESULTS.md, session 26). */
+template <class T, class OP>
+__device__ __noinline__ void shoal_grid_reduce_rest(const char *call, shoal_team *t, int algo, bool scatter,
+                                                    bool overlap, T *dest, const T *src, size_t n, bool local)
+{
+  bool say = shoal_grid_block() == 0 && shoal_gpu_block_tid() == 0;
+  if (algo < 0 && !overlap && !shoal_gpu_team_proxied(t))
+    algo = shoal_gpu_reduce_pick_block(t, SHOAL_AT_GRID, scatter, dest, src, n, sizeof(T), local,
+                                       shoal_ll_span_max(t->pushbox_depth));
+  if (overlap) {
+    if (scatter) shoal_gpu_scatter_overlap_fail(call, dest, src, say);
+    else shoal_gpu_overlap_fail(call, dest, src, say);
+  } else if (shoal_gpu_team_proxied(t)) {
+    SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, n, scatter));
+  } else if (algo == SHOAL_REDUCE_RING) {
+    __shared__ char *ps[SHOAL_SCOPE_MAX_PEERS], *pd[SHOAL_SCOPE_MAX_PEERS];
+    shoal_gpu_reducer<T, OP> r;
+    shoal_scope s = shoal_grid_scope(local);
+    shoal_reduce_ring_scope(&s, t, &r, ps, pd, dest, src, n, call);
+  } else {
+    SHOAL_GRID_ON_BLOCK0(t, call, local,
+                         shoal_gpu_reduce_block_only<T, OP>(call, t, algo, scatter, dest, src, n, false));
+  }
+}
 template <class T, class OP>
 __device__ inline void shoal_grid_reduce_any(const char *call, shmem_team_t team, T *dest, const T *src, size_t n,
                                              bool scatter, bool local)
 {
   shoal_grid_check(call);
   shoal_team *t = shoal_gpu_team_or_fail(call, team);
-  if (!scatter) shoal_grid_check_overlap(call, dest, src, n * sizeof(T));
-  else if (SHOAL_UNLIKELY(shoal_gpu_scatter_overlaps(dest, n * sizeof(T), src, n * sizeof(T) * (size_t)t->size)))
-    shoal_gpu_scatter_overlap_fail(call, dest, src, shoal_grid_block() == 0 && shoal_gpu_block_tid() == 0);
-  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {
-    SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, n, scatter));
-    return;
+  size_t nb = n * sizeof(T);   /* dest == src, or no overlap (scatter: none) */
+  bool overlap = scatter ? shoal_gpu_scatter_overlaps(dest, nb, src, nb * (size_t)t->size)
+                         : (const void *)dest != (const void *)src && shoal_gpu_scatter_overlaps(dest, nb, src, nb);
+  int algo = -1;
+  if (SHOAL_LIKELY(!overlap && !shoal_gpu_team_proxied(t))) {
+    /* An _on_stream reduce-scatter (no LL: below) takes the pull where
+     * every member fits a lane's peer tables and the source is symmetric:
+     * the selection's answer there (collectives/reduce_select.h;
+     * tests/unit/test_reduce_select checks it), known without running it;
+     * elsewhere the rest picks.  LL where the blocks meet (a user's
+     * kernel); an _on_stream grid kernel has LL's own kernel beside it
+     * (gpu_x.h), and leaves its code out. */
+    if (!local && scatter) {
+      if (t->size <= SHOAL_SCOPE_MAX_PEERS && shoal_gpu_symmetric(src, nb * (size_t)t->size)) {
+        shoal_scope s = shoal_grid_scope(false);
+        shoal_gpu_reduce_scoped<T, OP, false>(call, &s, t, SHOAL_REDUCE_PULL, true, dest, src, n);
+        return;
+      }
+      shoal_grid_reduce_rest<T, OP>(call, t, -1, true, false, dest, src, n, false);   /* picks */
+      return;
+    }
+    algo = shoal_gpu_reduce_pick_block(t, SHOAL_AT_GRID, scatter, dest, src, n, sizeof(T), local,
+                                       shoal_ll_span_max(t->pushbox_depth));
+    if (local && algo == SHOAL_REDUCE_LL) {   /* LL with a lane per block (collectives/ll.h) */
+      __shared__ shoal_ll ll;
+      shoal_scope s = shoal_grid_scope(true);
+      shoal_gpu_reducer<T, OP> r;
+      if (scatter) shoal_ll_reduce_scatter(&s, t, &ll, &r, dest, src, n, call);
+      else shoal_ll_reduce(&s, t, &ll, &r, dest, src, n, call);
+      return;
+    }
+    if (algo == SHOAL_REDUCE_PULL || (!scatter && (algo == SHOAL_REDUCE_STAGED || algo == SHOAL_REDUCE_TWOSHOT))) {
+      shoal_scope s = shoal_grid_scope(local);
+      shoal_gpu_reduce_scoped<T, OP, false>(call, &s, t, algo, scatter, dest, src, n);
+      return;
+    }
   }
-  /* LL where the blocks meet (a user's kernel); an _on_stream grid kernel
-   * has LL's own kernel beside it (gpu_x.h), and leaves its code out */
-  int algo = shoal_gpu_reduce_pick_block(t, SHOAL_AT_GRID, scatter, dest, src, n, sizeof(T), local,
-                                         shoal_ll_span_max(t->pushbox_depth));
-  if (algo == SHOAL_REDUCE_LL) {   /* LL with a lane per block (collectives/ll.h) */
-    __shared__ shoal_ll ll;
-    shoal_scope s = shoal_grid_scope(true);
-    shoal_gpu_reducer<T, OP> r;
-    if (scatter) shoal_ll_reduce_scatter(&s, t, &ll, &r, dest, src, n, call);
-    else shoal_ll_reduce(&s, t, &ll, &r, dest, src, n, call);
-    return;
-  }
-  if (!shoal_gpu_reduce_scoped_algo(algo)) {
-    SHOAL_GRID_ON_BLOCK0(t, call, local,
-                         shoal_gpu_reduce_block_only<T, OP>(call, t, algo, scatter, dest, src, n, false));
-    return;
-  }
-  shoal_scope s = shoal_grid_scope(local);
-  shoal_gpu_reduce_scoped<T, OP>(call, &s, t, algo, scatter, dest, src, n);
+  shoal_grid_reduce_rest<T, OP>(call, t, algo, scatter, overlap, dest, src, n, local);
 }
 template <class T, class OP>
 __device__ inline void shoal_grid_reduce(const char *call, shmem_team_t team, T *dest, const T *src, size_t n,

@@ -550,14 +550,16 @@ __device__ inline int shoal_gpu_reduce_pick_block(const shoal_team *t, int where
 
 /* A reduction algorithm of collectives/ at scope s (a block, or a grid of
  * them), with the typed reducer: algo PULL, STAGED, TWOSHOT or RING
- * (scatter: PULL, on block my_pe of src). */
-template <class T, class OP>
+ * (scatter: PULL, on block my_pe of src); without RING, not the ring
+ * (collectives/reduce_select.h: shoal_reduce_run_direct). */
+template <class T, class OP, bool RING = true>
 __device__ inline void shoal_gpu_reduce_scoped(const char *call, const shoal_scope *s, shoal_team *t, int algo,
                                                bool scatter, T *dest, const T *src, size_t n)
 {
   __shared__ char *ps[SHOAL_SCOPE_MAX_PEERS], *pd[SHOAL_SCOPE_MAX_PEERS];
   shoal_gpu_reducer<T, OP> r;
-  shoal_reduce_run_scope(s, t, &r, algo, scatter, ps, pd, dest, src, n, call);
+  if (RING) shoal_reduce_run_scope(s, t, &r, algo, scatter, ps, pd, dest, src, n, call);
+  else shoal_reduce_run_direct(s, t, &r, algo, scatter, ps, pd, dest, src, n, call);
 }
 
 /* What only a whole block runs (on a grid: block 0): LL (ll: where it can
@@ -799,13 +801,16 @@ __global__ void shoal_gpu_k_fence(void) { shoal_fence_system(); }
 /* Large transfers from the host: one kernel over the GPU running the grid
  * collectives of <shoal/gpu_grid.h> (they meet inside, so no barrier
  * kernels around it).  Below the grid thresholds (collectives/
- * reduce_select.h's table) one block is faster. */
-template <class T, class OP>
+ * reduce_select.h's table) one block is faster.  A kernel each for the
+ * reduce-scatter and the all-reduce: each holds inline only the
+ * algorithms it runs (shoal_grid_reduce_any), the reduce-scatter's the
+ * pull alone, and spills less (session 26). */
+template <class T, class OP, bool SCATTER>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_grid(shmem_team_t team, T *dest,
-                                                                                   const T *src, size_t n, int scatter)
+                                                                                   const T *src, size_t n)
 {
-  if (scatter) shoal_grid_reduce_scatter<T, OP>("shmemx_..._reduce_scatter_on_stream", team, dest, src, n, false);
-  else shoal_grid_reduce<T, OP>("shmemx_..._reduce_on_stream", team, dest, src, n, false);
+  shoal_grid_reduce_any<T, OP>(SCATTER ? "shmemx_..._reduce_scatter_on_stream" : "shmemx_..._reduce_on_stream",
+                               team, dest, src, n, SCATTER, false);
 }
 template <class shoal_unused = void>
 __global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) shoal_gpu_k_move_grid(int which, shmem_team_t team,
@@ -980,10 +985,14 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
     int blocks = shoal_gpu_ll_blocks(shoal_gpu_k_reduce_ll<T, OP, true>, nreduce * sizeof(T));
     shoal_gpu_k_reduce_ll<T, OP, true><<<blocks, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce,
                                                                                       scatter);
+  } else if (launch == SHOAL_REDUCE_LAUNCH_GRID && scatter) {
+    shoal_gpu_k_reduce_grid<T, OP, true><<<shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP, true>,
+                                                                 SHOAL_GPU_LAUNCH_THREADS, sb),
+                                           SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce);
   } else if (launch == SHOAL_REDUCE_LAUNCH_GRID) {
-    shoal_gpu_k_reduce_grid<T, OP><<<shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP>,
-                                                           SHOAL_GPU_LAUNCH_THREADS, sb),
-                                     SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce, scatter);
+    shoal_gpu_k_reduce_grid<T, OP, false><<<shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP, false>,
+                                                                  SHOAL_GPU_LAUNCH_THREADS, sb),
+                                            SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce);
   } else if (launch == SHOAL_REDUCE_LAUNCH_LL) {
     shoal_gpu_k_reduce_ll<T, OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce, scatter);
   } else {

@@ -352,6 +352,49 @@ START_TEST(test_ll_span)
 }
 END_TEST
 
+/* The _on_stream grid kernel's reduce-scatter takes the pull without
+ * running the selection where every member fits a lane's peer tables and
+ * the source is symmetric (<shoal/gpu_grid.h>: shoal_grid_reduce_any): the
+ * selection's answer there must be the pull, whatever else the team and
+ * the call say -- and where either fails, never the pull. */
+START_TEST(test_grid_scatter_pull)
+{
+  const size_t counts[] = {1, 7, 4096, 1u << 20, (size_t)1 << 28}, ess[] = {1, 2, 4, 8, 16};
+  const size_t slots[] = {0, 4096, 32768};
+  int checked = 0;
+  for (int size = 1; size <= SHOAL_SCOPE_MAX_PEERS + 2; size++)
+    for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ci++)
+      for (size_t ei = 0; ei < sizeof ess / sizeof *ess; ei++)
+        for (size_t si = 0; si < 3; si++)
+          for (int b = 0; b < 32; b++) {
+            shoal_reduce_ask a;
+            memset(&a, 0, sizeof a);
+            a.where = SHOAL_AT_GRID;
+            a.forced = b & 1 ? SHOAL_ALLREDUCE_RING : SHOAL_ALLREDUCE_AUTO;
+            a.scatter = true;
+            a.count = counts[ci];
+            a.es = ess[ei];
+            a.team_size = size;
+            a.direct = size <= SHOAL_SCOPE_MAX_PEERS;   /* as shoal_gpu_reduce_pick */
+            a.pushbox_slot = slots[si];
+            a.scratch = 1u << 18;
+            a.ll_apart = true;   /* an _on_stream grid kernel: no LL */
+            a.ll_span = shoal_ll_span_max(8);
+            a.in_place = (b >> 1) & 1;
+            a.src_sym = (b >> 2) & 1;
+            a.dest_sym = (b >> 3) & 1;
+            a.hier = (b >> 4) & 1;
+            bool shortcut = a.direct && a.src_sym;
+            int algo = shoal_reduce_select(&a);
+            ck_assert_msg(shortcut == (algo == SHOAL_REDUCE_PULL),
+                          "n %d count %zu es %zu slot %zu case %d: the selection says %d", size, a.count, a.es,
+                          a.pushbox_slot, b, algo);
+            checked++;
+          }
+  ck_assert_int_gt(checked, 0);
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("reduce_select");
@@ -361,6 +404,7 @@ int main(void)
   tcase_add_test(tc, test_reduce_launch);
   tcase_add_test(tc, test_ll_limits);
   tcase_add_test(tc, test_ll_span);
+  tcase_add_test(tc, test_grid_scatter_pull);
   suite_add_tcase(s, tc);
   SRunner *r = srunner_create(s);
   srunner_run_all(r, CK_NORMAL);
