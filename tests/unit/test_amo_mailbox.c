@@ -103,7 +103,12 @@ static void run(uint32_t n0, int n_req, int idle_spins, int pause_every)
     ck_assert_msg(r == answer_for(&q), "request %u (i %d): answer %#llx, want %#llx", n, i,
                   (unsigned long long)r, (unsigned long long)answer_for(&q));
     seq = n;
-    if (pause_every && i % pause_every == pause_every - 1) usleep(200);
+    if (pause_every && i % pause_every == pause_every - 1) {
+      usleep(200);
+      /* until the relaunch path has run, wait for the server to leave (up
+       * to 0.2 s): 200 us was not always enough on a loaded machine */
+      for (int w = 0; launches == 1 && w < 1000 && __atomic_load_n(&s.running, __ATOMIC_ACQUIRE); w++) usleep(200);
+    }
   }
   __atomic_store_n(&box.quit, 1, __ATOMIC_RELEASE);
   pthread_join(s.th, NULL);
