@@ -693,10 +693,16 @@ __device__ inline int shmemx_alltoallmem_block(shmem_team_t team, void *dest, co
 /* The movers' grid kernel likewise: at 1024 threads a block it spilled
  * (ptxas: 460 bytes of spill stores, 1.1 KB of spill loads), and at 512
  * with four loads in flight a thread (collectives/scope.h) it moves 256
- * KB-64 MB as fast or faster.  The reductions' grid kernel keeps 1024: at
- * 512 (768) it was 5-11% (2-6%) faster up to 8 MB but 4-25% (up to 7%)
- * slower from 16 MB (bench/RESULTS.md, session 14). */
+ * KB-64 MB as fast or faster.  The reductions' one grid kernel of the time
+ * kept 1024: at 512 (768) it was 5-11% (2-6%) faster up to 8 MB but 4-25%
+ * (up to 7%) slower from 16 MB (bench/RESULTS.md, session 14). */
 #define SHOAL_GPU_GRID_THREADS 512
+/* The all-reduce's grid kernel, a kernel of its own since session 26,
+ * likewise: at 1024 threads two-shot spilled 96 / 428 bytes, at 512 it
+ * takes 128 registers and spills 4 / 4, and the all-reduce of 256 KB-2 MB
+ * is 3-7% faster on 4 H200 (256 KB 13.65 -> 12.88 us), 4-16 MB within
+ * 1.5% (bench/RESULTS.md, session 26).  The reduce-scatter's keeps 1024. */
+#define SHOAL_GPU_ALLREDUCE_GRID_THREADS 512
 
 template <class shoal_unused = void>
 __global__ void shoal_gpu_k_sync(shmem_team_t team)
@@ -806,7 +812,7 @@ __global__ void shoal_gpu_k_fence(void) { shoal_fence_system(); }
  * algorithms it runs (shoal_grid_reduce_any), the reduce-scatter's the
  * pull alone, and spills less (session 26). */
 template <class T, class OP, bool SCATTER>
-__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_grid(shmem_team_t team, T *dest,
+__global__ void __launch_bounds__(SCATTER ? SHOAL_GPU_LAUNCH_THREADS : SHOAL_GPU_ALLREDUCE_GRID_THREADS) shoal_gpu_k_reduce_grid(shmem_team_t team, T *dest,
                                                                                    const T *src, size_t n)
 {
   shoal_grid_reduce_any<T, OP>(SCATTER ? "shmemx_..._reduce_scatter_on_stream" : "shmemx_..._reduce_on_stream",
@@ -991,8 +997,9 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
                                            SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce);
   } else if (launch == SHOAL_REDUCE_LAUNCH_GRID) {
     shoal_gpu_k_reduce_grid<T, OP, false><<<shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP, false>,
-                                                                  SHOAL_GPU_LAUNCH_THREADS, sb),
-                                            SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce);
+                                                                  SHOAL_GPU_ALLREDUCE_GRID_THREADS, sb),
+                                            SHOAL_GPU_ALLREDUCE_GRID_THREADS, 0, stream>>>(team, dest, src,
+                                                                                          nreduce);
   } else if (launch == SHOAL_REDUCE_LAUNCH_LL) {
     shoal_gpu_k_reduce_ll<T, OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce, scatter);
   } else {
