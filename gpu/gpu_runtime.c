@@ -130,8 +130,10 @@ SHOAL_API void shoalx_gpu_unregister_tu(shoal_gpu_load_fn fn)
 #define SHOAL_GPU_LL_PUSH_MAX (16u << 10)
 
 /* The device copy of a host team: same members, sync, scratch and pushbox
- * moved to the GPU heap.  Kernels use the dissemination barrier (each PE polls only
- * its own memory; the counter barrier would poll one GPU over the link). */
+ * moved to the GPU heap.  all_mapped is 0 there: where a kernel's barrier
+ * does not meet as the collectives do (members behind the proxy), it takes
+ * the dissemination barrier (each PE polls only its own memory; the
+ * counter barrier would poll one GPU over the link). */
 static void team_to_device(const shoal_team *t)
 {
   if (t->slot < 0 || t->slot >= g.img.n_slots)

@@ -13,6 +13,8 @@
  * GPU shared under MPS); the last all-reduce of each size is checked
  * on the host, every element.  Prints a table; appends CSV rows
  * (impl,test,scope,bytes,value,unit) to $BENCH_CSV; GB/s = bytes / time.
+ * Rows "floor" (bytes 0): an empty one-block kernel and barrier_all on
+ * the stream, launched back to back like the collectives.
  * Under SHOAL_ALLREDUCE=ring (run.sh --bench runs it so too) Shoal's
  * all-reduces run the chunked ring: impl "shoal-ring".
  * BENCH_MIN (default 4096) and BENCH_STEP (default 4) set the sizes.
@@ -28,6 +30,7 @@
 #define H_FCOLLECT(d, s, n, st) nvshmemx_float_fcollect_on_stream(WORLD, d, s, n, st)
 #define H_ALLTOALL(d, s, n, st) nvshmemx_float_alltoall_on_stream(WORLD, d, s, n, st)
 #define H_RSCATTER(d, s, n, st) nvshmemx_float_sum_reducescatter_on_stream(WORLD, d, s, n, st)
+#define H_SYNC(st) nvshmemx_barrier_all_on_stream(st)
 #else
 #define WORLD SHMEM_TEAM_WORLD
 #define D_SUM_BLOCK(d, s, n) shmemx_float_sum_reduce_block(WORLD, d, s, n)
@@ -36,7 +39,10 @@
 #define H_FCOLLECT(d, s, n, st) shmemx_fcollectmem_on_stream(WORLD, d, s, (n) * sizeof(float), st)
 #define H_ALLTOALL(d, s, n, st) shmemx_alltoallmem_on_stream(WORLD, d, s, (n) * sizeof(float), st)
 #define H_RSCATTER(d, s, n, st) shmemx_float_sum_reduce_scatter_on_stream(WORLD, d, s, n, st)
+#define H_SYNC(st) shmemx_barrier_all_on_stream(st)
 #endif
+
+__global__ void __launch_bounds__(1024) k_empty(void) {}   /* the floor rows */
 
 __global__ void __launch_bounds__(1024) k_sum_block(float *dst, const float *src, size_t n, int iters)
 {
@@ -157,6 +163,29 @@ int main(int argc, char **argv)
       BARRIER();
       row("allreduce_kernel", scope ? "grid" : "block", bytes, median3(round_ms) * 1e3 / iters);
     }
+  }
+  /* The floor under the host-launched collectives: an empty kernel of one
+   * block, the barrier (every member's kernel meets: what a collective
+   * pays before it moves a byte, where the PEs share a GPU too). */
+  for (int f = 0; f < 2; f++) {
+    int iters = 100;
+    BARRIER();
+    for (int w = 0; w <= ROUNDS; w++) {
+      int it = w ? iters : 2;
+      BARRIER();
+      CK(cudaEventRecord(e0, st));
+      for (int i = 0; i < it; i++) {
+        if (f == 0) k_empty<<<1, 1024, 0, st>>>();
+        else H_SYNC(st);
+      }
+      CK(cudaEventRecord(e1, st));
+      CK(cudaEventSynchronize(e1));
+      CK(cudaGetLastError());
+      CK(cudaEventElapsedTime(&ms, e0, e1));
+      if (w) round_ms[w - 1] = ms;
+    }
+    BARRIER();
+    row("floor", f ? "sync" : "empty", 0, median3(round_ms) * 1e3 / iters);
   }
   /* Host-launched collectives on a stream. */
   const char *names[4] = {"allreduce_stream", "fcollect_stream", "alltoall_stream", "rscatter_stream"};

@@ -73,14 +73,14 @@ __device__ inline void shoal_gpu_scan_block(const char *call, shoal_team *t, T *
       shoal_gpu_copy_coop(t->scratch, mine, m * sizeof(T), tid, nt);
       mine = (const T *)t->scratch;
     }
-    shoal_gpu_block_barrier(t);   /* every member's data is in place */
+    shoal_gpu_block_barrier(t, call);   /* every member's data is in place */
     for (size_t i = tid; i < m; i += nt) {
       T acc = T();
       for (int j = 0; j <= last; j++)
         acc = shoal_gpu_op_sum::f(acc, shoal_gpu_vload((const T *)shoal_dev_ptr(mine, shoal_team_world_pe(t, j)) + i));
       dest[off + i] = acc;
     }
-    shoal_gpu_block_barrier(t);   /* nobody changes its data while others read it */
+    shoal_gpu_block_barrier(t, call);   /* nobody changes its data while others read it */
   }
 }
 

@@ -157,9 +157,8 @@ __device__ inline void shoal_grid_reduce_any(const char *call, shmem_team_t team
 {
   shoal_grid_check(call);
   shoal_team *t = shoal_gpu_team_or_fail(call, team);
-  size_t nb = n * sizeof(T);   /* dest == src, or no overlap (scatter: none) */
-  bool overlap = scatter ? shoal_gpu_scatter_overlaps(dest, nb, src, nb * (size_t)t->size)
-                         : (const void *)dest != (const void *)src && shoal_gpu_scatter_overlaps(dest, nb, src, nb);
+  size_t nb = n * sizeof(T);
+  bool overlap = shoal_gpu_reduce_overlaps(t, scatter, dest, src, nb);
   int algo = -1;
   if (SHOAL_LIKELY(!overlap && !shoal_gpu_team_proxied(t))) {
     /* An _on_stream reduce-scatter (no LL: below) takes the pull where
@@ -250,7 +249,7 @@ __device__ inline void shoal_grid_barrier(const char *call, shmem_team_t team)
 {
   shoal_grid_check(call);
   shoal_team *t = shoal_gpu_team_or_fail(call, team);
-  SHOAL_GRID_ON_BLOCK0(t, call, true, shoal_gpu_block_barrier(t));
+  SHOAL_GRID_ON_BLOCK0(t, call, true, shoal_gpu_block_barrier(t, call));
 }
 __device__ inline int shmemx_team_sync_grid(shmem_team_t team)
 {

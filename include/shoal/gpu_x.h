@@ -196,34 +196,6 @@ SHOAL_GPU_COOP_MEM(shoal_gpu_block_scope, _block)
 SHOAL_RMA_DEVICE_TYPES(SHOAL_GPU_COOP_TYPED)
 
 /* ---- collectives, one block per PE --------------------------------------- */
-/* The block meets, one thread runs the team's barrier from
- * collectives/barrier.h (epochs live in the GPU heap and are advanced here,
- * so a captured graph replays with no host-side reset), the block meets
- * again.  The fence before makes every thread's earlier stores visible. */
-__device__ inline void shoal_gpu_block_barrier(shoal_team *t)
-{
-  __syncthreads();
-  if (shoal_gpu_block_tid() == 0) {
-    shoal_fence_system();
-    shoal_coll_sync(t);
-  }
-  __syncthreads();
-}
-
-__device__ inline int shmemx_team_sync_block(shmem_team_t team)
-{
-  shoal_gpu_block_barrier(shoal_gpu_team_or_fail("shmemx_team_sync_block", team));
-  return 0;
-}
-__device__ inline void shmemx_barrier_all_block(void)
-{
-  shoal_gpu_block_barrier(shoal_gpu_team_or_fail("shmemx_barrier_all_block", SHMEM_TEAM_WORLD));
-}
-__device__ inline void shmemx_sync_all_block(void)
-{
-  shoal_gpu_block_barrier(shoal_gpu_team_or_fail("shmemx_sync_all_block", SHMEM_TEAM_WORLD));
-}
-
 /* Reduction operators. */
 #define SHOAL_GPU_OPDEF(NAME, EXPR) \
   struct shoal_gpu_op_##NAME { \
@@ -410,6 +382,49 @@ __device__ inline shoal_scope shoal_gpu_block_lane(bool fresh = false)
   s.fresh = fresh;
   return s;
 }
+/* The block meets the team (team_sync, barrier_all; the library's
+ * barrier on a stream).  Where every member is mapped it is the block's
+ * meeting of collectives/scope.h, as the collectives' own: after the
+ * block's barrier, thread j adds my arrival on team PE me + 1 + j behind
+ * a system fence (the block's earlier stores reach the peers first) and
+ * thread 0 waits on its own word: one one-way trip over the link.  The
+ * dissemination barrier of collectives/barrier.h that one thread ran
+ * before takes log2(n) such trips one after the other, each behind a
+ * fetch-add's round trip (bench/RESULTS.md, session 27).  Members behind
+ * the host proxy keep it.  fresh: the block's kernel began with this
+ * call, so it has written nothing and the stream's earlier work completed
+ * before it: no fence.  Counters only grow: a captured graph replays with
+ * no reset. */
+__device__ inline void shoal_gpu_block_barrier(shoal_team *t, const char *call, bool fresh = false)
+{
+  if (t->slot >= 0 && !shoal_gpu_team_proxied(t)) {
+    shoal_scope s = shoal_gpu_block_lane(fresh);
+    shoal_scope_enter(&s, t, call);
+    return;
+  }
+  __syncthreads();
+  if (shoal_gpu_block_tid() == 0) {
+    shoal_fence_system();
+    shoal_coll_sync(t);
+  }
+  __syncthreads();
+}
+
+__device__ inline int shmemx_team_sync_block(shmem_team_t team)
+{
+  shoal_gpu_block_barrier(shoal_gpu_team_or_fail("shmemx_team_sync_block", team), "shmemx_team_sync_block");
+  return 0;
+}
+__device__ inline void shmemx_barrier_all_block(void)
+{
+  shoal_gpu_block_barrier(shoal_gpu_team_or_fail("shmemx_barrier_all_block", SHMEM_TEAM_WORLD),
+                          "shmemx_barrier_all_block");
+}
+__device__ inline void shmemx_sync_all_block(void)
+{
+  shoal_gpu_block_barrier(shoal_gpu_team_or_fail("shmemx_sync_all_block", SHMEM_TEAM_WORLD), "shmemx_sync_all_block");
+}
+
 
 /* OpenSHMEM allows dest == source or no overlap; anything else stops the
  * kernel with a message (a partial overlap has no defined result). */
@@ -440,6 +455,15 @@ __device__ inline bool shoal_gpu_scatter_overlaps(const void *dest, size_t dbyte
 {
   const char *d = (const char *)dest, *s = (const char *)src;
   return dbytes && d < s + sbytes && s < d + dbytes;
+}
+/* A reduction's arguments break the rule: dest == source or no overlap
+ * for the all-reduce; for the reduce-scatter, no overlap with all of the
+ * source (nb bytes a member). */
+__device__ inline bool shoal_gpu_reduce_overlaps(const shoal_team *t, bool scatter, const void *dest,
+                                                 const void *src, size_t nb)
+{
+  if (scatter) return shoal_gpu_scatter_overlaps(dest, nb, src, nb * (size_t)t->size);
+  return dest != src && shoal_gpu_scatter_overlaps(dest, nb, src, nb);
 }
 __device__ inline void shoal_gpu_check_overlap(const char *call, const void *dest, const void *src, size_t bytes)
 {
@@ -703,11 +727,15 @@ __device__ inline int shmemx_alltoallmem_block(shmem_team_t team, void *dest, co
  * is 3-7% faster on 4 H200 (256 KB 13.65 -> 12.88 us), 4-16 MB within
  * 1.5% (bench/RESULTS.md, session 26).  The reduce-scatter's keeps 1024. */
 #define SHOAL_GPU_ALLREDUCE_GRID_THREADS 512
+#ifndef SHOAL_GPU_SCATTER_GRID_THREADS   /* a benchmark's build may set it */
+#define SHOAL_GPU_SCATTER_GRID_THREADS SHOAL_GPU_LAUNCH_THREADS
+#endif
 
 template <class shoal_unused = void>
 __global__ void shoal_gpu_k_sync(shmem_team_t team)
 {
-  shoal_gpu_block_barrier(shoal_gpu_team_or_fail("shmemx_team_sync_on_stream", team));
+  shoal_gpu_block_barrier(shoal_gpu_team_or_fail("shmemx_team_sync_on_stream", team), "shmemx_team_sync_on_stream",
+                          true);
 }
 template <class T, class OP>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce(shmem_team_t team, T *dest, const T *src, size_t n, int scatter)
@@ -779,9 +807,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_l
                                                                                  int scatter)
 {
   shoal_team *t = shoal_gpu_team_or_fail("shmemx_..._reduce_on_stream", team);
-  size_t nb = n * sizeof(T);   /* the body's checks: dest == src, or no overlap (scatter: none) */
-  bool overlap = scatter ? shoal_gpu_scatter_overlaps(dest, nb, src, nb * (size_t)t->size)
-                         : (const void *)dest != (const void *)src && shoal_gpu_scatter_overlaps(dest, nb, src, nb);
+  bool overlap = shoal_gpu_reduce_overlaps(t, scatter != 0, dest, src, n * sizeof(T));   /* the body's checks */
   if (SHOAL_LIKELY(!overlap && !shoal_gpu_team_proxied(t)) &&
       shoal_gpu_reduce_pick_block(t, SHOAL_AT_BLOCK, scatter != 0, dest, src, n, sizeof(T), true,
                                   shoal_gpu_ll_span<GRID>(t)) == SHOAL_REDUCE_LL) {
@@ -812,7 +838,7 @@ __global__ void shoal_gpu_k_fence(void) { shoal_fence_system(); }
  * algorithms it runs (shoal_grid_reduce_any), the reduce-scatter's the
  * pull alone, and spills less (session 26). */
 template <class T, class OP, bool SCATTER>
-__global__ void __launch_bounds__(SCATTER ? SHOAL_GPU_LAUNCH_THREADS : SHOAL_GPU_ALLREDUCE_GRID_THREADS) shoal_gpu_k_reduce_grid(shmem_team_t team, T *dest,
+__global__ void __launch_bounds__(SCATTER ? SHOAL_GPU_SCATTER_GRID_THREADS : SHOAL_GPU_ALLREDUCE_GRID_THREADS) shoal_gpu_k_reduce_grid(shmem_team_t team, T *dest,
                                                                                    const T *src, size_t n)
 {
   shoal_grid_reduce_any<T, OP>(SCATTER ? "shmemx_..._reduce_scatter_on_stream" : "shmemx_..._reduce_on_stream",
@@ -993,8 +1019,8 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
                                                                                       scatter);
   } else if (launch == SHOAL_REDUCE_LAUNCH_GRID && scatter) {
     shoal_gpu_k_reduce_grid<T, OP, true><<<shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP, true>,
-                                                                 SHOAL_GPU_LAUNCH_THREADS, sb),
-                                           SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce);
+                                                                 SHOAL_GPU_SCATTER_GRID_THREADS, sb),
+                                           SHOAL_GPU_SCATTER_GRID_THREADS, 0, stream>>>(team, dest, src, nreduce);
   } else if (launch == SHOAL_REDUCE_LAUNCH_GRID) {
     shoal_gpu_k_reduce_grid<T, OP, false><<<shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP, false>,
                                                                   SHOAL_GPU_ALLREDUCE_GRID_THREADS, sb),

@@ -127,6 +127,49 @@ __global__ void k_wait(uint64_t *flags, size_t n, size_t *which, int *tested)
   *tested = shmem_uint64_test(flags, SHMEM_CMP_EQ, 0);
 }
 
+/* Barriers order what came before them: each round every PE stores a
+ * value of the round into its slot on every PE, meets, checks every slot,
+ * and meets again before the next round's stores.  PE (round % np) is
+ * slow to arrive.  In one kernel (barrier_all_block, then team_sync_block
+ * / sync_all_block), or on a stream: the stores and the checks in kernels
+ * of their own with barrier_all_on_stream and team_sync_on_stream between
+ * them. */
+__device__ void slow_if(int r)
+{
+  if (shmem_my_pe() == r % shmem_n_pes() && threadIdx.x == 0) {
+    long long t0 = clock64();
+    while (clock64() - t0 < 40000) {}
+  }
+  __syncthreads();
+}
+__device__ void store_round(int *slots, int r)
+{
+  int me = shmem_my_pe(), np = shmem_n_pes();
+  for (int p = threadIdx.x; p < np; p += blockDim.x) shmem_int_p(slots + me, r * 64 + me, (me + p) % np);
+}
+__device__ void check_round(const int *slots, int r, unsigned *bad)
+{
+  for (int p = threadIdx.x; p < shmem_n_pes(); p += blockDim.x)
+    if (((volatile const int *)slots)[p] != r * 64 + p) atomicAdd(bad, 1u);
+}
+__global__ void k_barrier_rounds(int *slots, int rounds, unsigned *bad)
+{
+  for (int r = 1; r <= rounds; r++) {
+    slow_if(r);
+    store_round(slots, r);
+    shmemx_barrier_all_block();
+    check_round(slots, r, bad);
+    if (r & 1) shmemx_team_sync_block(SHMEM_TEAM_WORLD);
+    else shmemx_sync_all_block();
+  }
+}
+__global__ void k_store_round(int *slots, int r)
+{
+  slow_if(r);
+  store_round(slots, r);
+}
+__global__ void k_check_round(const int *slots, int r, unsigned *bad) { check_round(slots, r, bad); }
+
 int main(void)
 {
   gt_init();
@@ -300,6 +343,39 @@ int main(void)
     GT_CUDA(cudaMemcpy(&tv, tested, sizeof tv, cudaMemcpyDeviceToHost));
     GT_CHECK(w < (size_t)np && tv == 0, "wait_until_any gave %zu, test %d", w, tv);
     shmem_uint64_wait_until(flags + prev, SHMEM_CMP_EQ, (uint64_t)prev + 1);   /* host wait on GPU memory */
+  }
+
+  /* ---- barriers: in a kernel, and on a stream ---- */
+  {
+    int *slots = (int *)shmem_malloc(sizeof(int) * np);
+    unsigned *bad;
+    GT_CUDA(cudaMalloc((void **)&bad, 2 * sizeof(unsigned)));
+    GT_CUDA(cudaMemset(bad, 0, 2 * sizeof(unsigned)));
+    GT_CUDA(cudaMemset(slots, 0xA5, sizeof(int) * np));
+    GT_CUDA(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    const int rounds = 200;
+    k_barrier_rounds<<<1, 64>>>(slots, rounds, bad);
+    GT_LAUNCHED();
+    shmem_barrier_all();
+    cudaStream_t bs;
+    GT_CUDA(cudaStreamCreate(&bs));
+    for (int r = rounds + 1; r <= 2 * rounds; r++) {
+      k_store_round<<<1, 32, 0, bs>>>(slots, r);
+      shmemx_barrier_all_on_stream(bs);
+      k_check_round<<<1, 32, 0, bs>>>(slots, r, bad + 1);
+      shmemx_team_sync_on_stream(SHMEM_TEAM_WORLD, bs);
+    }
+    GT_CUDA(cudaStreamSynchronize(bs));
+    GT_CUDA(cudaStreamDestroy(bs));
+    unsigned hb[2];
+    GT_CUDA(cudaMemcpy(hb, bad, sizeof hb, cudaMemcpyDeviceToHost));
+    GT_CHECK(hb[0] == 0, "barrier_all_block: %u slots not yet stored after the barrier (of %d)", hb[0], rounds * np);
+    GT_CHECK(hb[1] == 0, "barrier_all_on_stream: %u slots not yet stored after the barrier (of %d)", hb[1],
+             rounds * np);
+    shmem_barrier_all();
+    GT_CUDA(cudaFree(bad));
+    shmem_free(slots);
   }
 
   free(h); free(e);
