@@ -725,10 +725,15 @@ __device__ inline int shmemx_alltoallmem_block(shmem_team_t team, void *dest, co
  * likewise: at 1024 threads two-shot spilled 96 / 428 bytes, at 512 it
  * takes 128 registers and spills 4 / 4, and the all-reduce of 256 KB-2 MB
  * is 3-7% faster on 4 H200 (256 KB 13.65 -> 12.88 us), 4-16 MB within
- * 1.5% (bench/RESULTS.md, session 26).  The reduce-scatter's keeps 1024. */
+ * 1.5% (bench/RESULTS.md, session 26). */
 #define SHOAL_GPU_ALLREDUCE_GRID_THREADS 512
+/* The reduce-scatter's too: its blocks take 16 KB of the source each, so
+ * at 4 PEs a block's 4 KB of dest keeps only 256 threads busy; at 512 it
+ * takes 128 registers (spills 20 / 12 bytes, 32 / 28 at 1024) and the
+ * reduce-scatter of 1-4 MB on 4 H200 is 2-5% faster (1 MB 13.29 -> 12.63
+ * us; bench/RESULTS.md, session 27). */
 #ifndef SHOAL_GPU_SCATTER_GRID_THREADS   /* a benchmark's build may set it */
-#define SHOAL_GPU_SCATTER_GRID_THREADS SHOAL_GPU_LAUNCH_THREADS
+#define SHOAL_GPU_SCATTER_GRID_THREADS 512
 #endif
 
 template <class shoal_unused = void>
