@@ -60,7 +60,9 @@
 /* GPU grid, out of place: the pull up to this many bytes (the same two
  * meetings as two-shot, no remote stores); beyond, two-shot moves
  * (n - 1) / n of the vector instead of n - 1. */
+#ifndef SHOAL_GRID_ONESHOT_MAX_BYTES   /* a benchmark's build may set it */
 #define SHOAL_GRID_ONESHOT_MAX_BYTES (64u << 10)
+#endif
 /* GPU _on_stream: a kernel over the whole GPU from this many bytes (per
  * member's source); below, one block is faster.  The all-reduce gains
  * from the grid earlier (a 128 KB vector: 5-6% faster at 2 and 4 PEs; 64
