@@ -329,6 +329,28 @@ SHOAL_SELECT_FN bool shoal_reduce_ring_fits(const shoal_reduce_ask *a)
           shoal_ring_share_elems(shoal_ring_slot_bytes(a->scratch, a->team_size), a->es) > 0);
 }
 
+/* The bound of LL's _on_stream kernel for a reduction: the host's
+ * (ll_stream_max), and for a reduce-scatter that its grid kernel can run
+ * (grid) at most the bound of PEs sharing a GPU, 512 KB of LL words a
+ * member, wherever the PEs are.  There the grid kernel's pull, at 512
+ * threads a block, beats LL's on NVLink too (4 H200, 4 PEs: a 512 KB
+ * source, 128 KB per pair, 12.32 -> 11.14 us; 2 PEs: 1 MB 11.85 -> 10.60),
+ * while LL still wins below (4 PEs, 256 KB: 10.64 against 11.22; 2 PEs,
+ * 512 KB: 9.82 against 10.00; bench/RESULTS.md session 27).  A source
+ * outside the heap keeps LL's wider bound: the grid kernel cannot read
+ * it; so do members' blocks that are not whole 16-byte vectors, which
+ * the pull reads element by element from all but the first member (3
+ * PEs, a 512 KB source: 11.47 us through LL, 14.37 through the pull). */
+SHOAL_SELECT_FN size_t shoal_reduce_ll_stream_max(const shoal_reduce_ask *a, bool grid)
+{
+  size_t m = a->ll_stream_max;
+  if (a->scatter && grid && (a->count * a->es) % 16 == 0) {
+    size_t s = shoal_ll_grid_max(a->team_size, SHOAL_GPU_LL_GRID_SEND);
+    if (s < m) m = s;
+  }
+  return m;
+}
+
 /* The one selection of every reduction. */
 SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
 {
@@ -347,7 +369,7 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
     one.ll_span = 1;
     bool ll_block = ll_ok && shoal_reduce_ll_fits(&one);
     if (!grid && ll_block) return SHOAL_REDUCE_LAUNCH_LL;
-    if (ll_ok && !ll_block && a->ll_span > 1 && bytes <= a->ll_stream_max && shoal_reduce_ll_fits(a))
+    if (ll_ok && !ll_block && a->ll_span > 1 && bytes <= shoal_reduce_ll_stream_max(a, grid) && shoal_reduce_ll_fits(a))
       return SHOAL_REDUCE_LAUNCH_LL_GRID;
     return grid ? SHOAL_REDUCE_LAUNCH_GRID : SHOAL_REDUCE_LAUNCH_BLOCK;
   }

@@ -327,6 +327,43 @@ START_TEST(test_ll_limits)
     ck_assert_int_eq(shoal_move_select_launch(1, b, true, 32768, 64, b, 2, 0), SHOAL_REDUCE_LAUNCH_LL_GRID);
     ck_assert_int_eq(shoal_move_select_launch(1, b + 4, true, 32768, 64, b, 2, 0), SHOAL_REDUCE_LAUNCH_GRID);
   }
+  /* The reduce-scatter on stream: LL's kernel within 512 KB of LL words a
+   * member where its grid kernel can run (a symmetric source), whether or
+   * not the PEs share a GPU; a source outside the heap, or members'
+   * blocks that are not whole 16-byte vectors, keep the host's wider
+   * bound (session 27). */
+  for (int np = 2; np <= 8; np++)
+    for (int shared = 0; shared < 2; shared++)
+      for (int sym = 0; sym < 2; sym++) {
+        shoal_reduce_ask r;
+        memset(&r, 0, sizeof r);
+        r.where = SHOAL_AT_STREAM;
+        r.scatter = true;
+        r.es = 4;
+        r.team_size = np;
+        r.pushbox_slot = 32768;
+        r.ll_span = 64;
+        r.src_sym = sym;
+        r.dest_sym = true;
+        r.ll_stream_max = shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, np, shared);
+        size_t narrow = shoal_ll_grid_max(np, 512u << 10) & ~(size_t)15, wide = r.ll_stream_max & ~(size_t)15;
+        r.count = narrow / 4;
+        int at_narrow = shoal_reduce_select(&r);
+        r.count = narrow / 4 + 4;
+        int past_narrow = shoal_reduce_select(&r);
+        r.count = narrow / 4 + 5;   /* blocks not whole vectors: the pull reads them slowly */
+        int odd = shoal_reduce_select(&r);
+        r.count = wide / 4;
+        int at_wide = shoal_reduce_select(&r);
+        if (!shared) ck_assert_msg(odd == SHOAL_REDUCE_LAUNCH_LL_GRID, "np %d sym %d: %d", np, sym, odd);
+        ck_assert_msg(at_narrow == SHOAL_REDUCE_LAUNCH_LL_GRID, "np %d shared %d sym %d: %d", np, shared, sym, at_narrow);
+        if (sym) {
+          ck_assert_msg(past_narrow == SHOAL_REDUCE_LAUNCH_GRID, "np %d shared %d: %d", np, shared, past_narrow);
+        } else {
+          ck_assert_msg(at_wide == SHOAL_REDUCE_LAUNCH_LL_GRID, "np %d shared %d: %d", np, shared, at_wide);
+          if (!shared) ck_assert_int_eq(past_narrow, SHOAL_REDUCE_LAUNCH_LL_GRID);
+        }
+      }
 }
 END_TEST
 
