@@ -136,7 +136,8 @@ SHOAL_SELECT_FN size_t shoal_ll_grid_max(int team_size, size_t send)
  *    per pair at 2 PEs, 170 KB at 4.  Without its blocks' fences (session
  *    23) LL beat the push there up to 512 KB per pair: 2 H200, the
  *    all-reduce of 512 KB 12.49 -> 11.13 us, the reduce-scatter of 1 MB
- *    13.49 -> 11.80, fcollect of 1 MB 11.33 -> 10.89;
+ *    13.49 -> 11.80, fcollect of 1 MB 11.33 -> 10.89 (the reduce-scatter
+ *    has a narrower bound since: shoal_reduce_ll_stream_max);
  *  - PEs that share a GPU (MPS), the movers' grid bound, 256 KB per pair
  *    at 2 PEs and 85 KB at 4: there the words cross the GPU's own memory,
  *    and LL's flags double them (one H200 under MPS, 512 KB per pair at 2
