@@ -95,6 +95,34 @@ static float median3(const float *t)
   return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
 }
 
+/* The host-launched calls, and the floor's two. */
+enum { OP_SUM, OP_FCOLLECT, OP_ALLTOALL, OP_RSCATTER, OP_EMPTY, OP_SYNC };
+/* Median ms of ROUNDS timed rounds of `iters` back-to-back calls of op on
+ * st (n: the all-reduce's floats, part: each member's block). */
+static float time_on_stream(cudaStream_t st, int op, float *dst, float *src, size_t n, size_t part, int iters)
+{
+  float ms, round_ms[ROUNDS];
+  for (int w = 0; w <= ROUNDS; w++) {
+    int it = w ? iters : 2;
+    BARRIER();
+    CK(cudaEventRecord(e0, st));
+    for (int i = 0; i < it; i++) {
+      if (op == OP_SUM) H_SUM(dst, src, n, st);
+      else if (op == OP_FCOLLECT) H_FCOLLECT(dst, src, part, st);
+      else if (op == OP_ALLTOALL) H_ALLTOALL(dst, src, part, st);
+      else if (op == OP_RSCATTER) H_RSCATTER(dst, src, part, st);
+      else if (op == OP_EMPTY) k_empty<<<1, 1024, 0, st>>>();
+      else H_SYNC(st);
+    }
+    CK(cudaEventRecord(e1, st));
+    CK(cudaEventSynchronize(e1));
+    CK(cudaGetLastError());
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    if (w) round_ms[w - 1] = ms;
+  }
+  return median3(round_ms);
+}
+
 int main(int argc, char **argv)
 {
   bench_init("/tmp/nvshmem_uid_grid.bin");
@@ -167,55 +195,27 @@ int main(int argc, char **argv)
   /* The floor under the host-launched collectives: an empty kernel of one
    * block, the barrier (every member's kernel meets: what a collective
    * pays before it moves a byte, where the PEs share a GPU too). */
-  for (int f = 0; f < 2; f++) {
-    int iters = 100;
+  for (int op = OP_EMPTY; op <= OP_SYNC; op++) {
     BARRIER();
-    for (int w = 0; w <= ROUNDS; w++) {
-      int it = w ? iters : 2;
-      BARRIER();
-      CK(cudaEventRecord(e0, st));
-      for (int i = 0; i < it; i++) {
-        if (f == 0) k_empty<<<1, 1024, 0, st>>>();
-        else H_SYNC(st);
-      }
-      CK(cudaEventRecord(e1, st));
-      CK(cudaEventSynchronize(e1));
-      CK(cudaGetLastError());
-      CK(cudaEventElapsedTime(&ms, e0, e1));
-      if (w) round_ms[w - 1] = ms;
-    }
+    float m = time_on_stream(st, op, dst, src, 0, 0, 100);
     BARRIER();
-    row("floor", f ? "sync" : "empty", 0, median3(round_ms) * 1e3 / iters);
+    row("floor", op == OP_EMPTY ? "empty" : "sync", 0, m * 1e3 / 100);
   }
   /* Host-launched collectives on a stream. */
   const char *names[4] = {"allreduce_stream", "fcollect_stream", "alltoall_stream", "rscatter_stream"};
-  for (int op = 0; op < 4; op++)
+  for (int op = OP_SUM; op <= OP_RSCATTER; op++)
     for (size_t bytes = lo; bytes <= max; bytes *= step) {
       size_t n = bytes / sizeof(float), part = n / (size_t)np;
-      if (op && part == 0) continue;
+      if (op != OP_SUM && part == 0) continue;
       int iters = iters_for(bytes);
       k_fill<<<128, 256>>>(src, n, me, 9);
       CK(cudaMemset(dst, 0xFF, bytes));
       CK(cudaDeviceSynchronize());
       BARRIER();
-      for (int w = 0; w <= ROUNDS; w++) {
-        int it = w ? iters : 2;
-        BARRIER();
-        CK(cudaEventRecord(e0, st));
-        for (int i = 0; i < it; i++) {
-          if (op == 0) H_SUM(dst, src, n, st);
-          else if (op == 1) H_FCOLLECT(dst, src, part, st);
-          else if (op == 2) H_ALLTOALL(dst, src, part, st);
-          else H_RSCATTER(dst, src, part, st);
-        }
-        CK(cudaEventRecord(e1, st));
-        CK(cudaEventSynchronize(e1));
-        CK(cudaEventElapsedTime(&ms, e0, e1));
-        if (w) round_ms[w - 1] = ms;
-      }
-      if (op == 0) check_sum("stream all-reduce", dst, n, 9);
+      float m = time_on_stream(st, op, dst, src, n, part, iters);
+      if (op == OP_SUM) check_sum("stream all-reduce", dst, n, 9);
       BARRIER();
-      row(names[op], "host", bytes, median3(round_ms) * 1e3 / iters);
+      row(names[op], "host", bytes, m * 1e3 / iters);
     }
   if (errors) fprintf(stderr, "PE %d: %d wrong all-reduce elements\n", me, errors);
   if (csv) fclose(csv);
