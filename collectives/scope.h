@@ -502,11 +502,15 @@ SHOAL_FN void shoal_scope_enter(const shoal_scope *s, shoal_team *t, const char 
 }
 /* Every share has landed everywhere, and nobody reads my source any more:
  * no thread of the lane returns before thread 0 has met the peers. */
-SHOAL_FN void shoal_scope_leave(const shoal_scope *s, shoal_team *t, const char *call)
+SHOAL_FN void shoal_scope_leave_as(const shoal_scope *s, shoal_team *t, bool publish, const char *call)
 {
   if (s->nthreads == 1) shoal_scope_sync_lane(s);   /* the spread meeting begins with it */
-  shoal_scope_meet_peers_spread(s, t, true, call);
+  shoal_scope_meet_peers_spread(s, t, publish, call);
   shoal_scope_sync(s, t, call);
+}
+SHOAL_FN void shoal_scope_leave(const shoal_scope *s, shoal_team *t, const char *call)
+{
+  shoal_scope_leave_as(s, t, true, call);
 }
 
 /* The same for a lane that only read the peers' memory (the pull, the
@@ -520,13 +524,10 @@ SHOAL_FN void shoal_scope_leave(const shoal_scope *s, shoal_team *t, const char 
 SHOAL_FN void shoal_scope_leave_read(const shoal_scope *s, shoal_team *t, const char *call)
 {
 #if SHOAL_TARGET_GPU
-  bool publish = false;
+  shoal_scope_leave_as(s, t, false, call);
 #else
-  bool publish = true;
+  shoal_scope_leave_as(s, t, true, call);
 #endif
-  if (s->nthreads == 1) shoal_scope_sync_lane(s);   /* the spread meeting begins with it */
-  shoal_scope_meet_peers_spread(s, t, publish, call);
-  shoal_scope_sync(s, t, call);
 }
 
 /* The share [lo, hi) of `units` that chunk c of `chunks` owns.  One chunk

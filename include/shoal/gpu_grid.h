@@ -142,10 +142,8 @@ __device__ __noinline__ void shoal_grid_reduce_rest(const char *call, shoal_team
   } else if (shoal_gpu_team_proxied(t)) {
     SHOAL_GRID_ON_BLOCK0(t, call, local, shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, n, scatter));
   } else if (algo == SHOAL_REDUCE_RING) {
-    __shared__ char *ps[SHOAL_SCOPE_MAX_PEERS], *pd[SHOAL_SCOPE_MAX_PEERS];
-    shoal_gpu_reducer<T, OP> r;
     shoal_scope s = shoal_grid_scope(local);
-    shoal_reduce_ring_scope(&s, t, &r, ps, pd, dest, src, n, call);
+    shoal_gpu_reduce_scoped<T, OP>(call, &s, t, algo, scatter, dest, src, n);
   } else {
     SHOAL_GRID_ON_BLOCK0(t, call, local,
                          shoal_gpu_reduce_block_only<T, OP>(call, t, algo, scatter, dest, src, n, false));
