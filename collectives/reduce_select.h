@@ -234,6 +234,7 @@ typedef struct shoal_reduce_ask {
   bool hier;           /* the team's node layout allows the hierarchical algorithm (teams/team.h) */
   size_t grid_min;     /* _on_stream: the table's (0), or the host's tuning override */
   size_t ll_stream_max;   /* _on_stream: LL's grid kernel up to this many bytes per pair (0: none) */
+  bool gpu_shared;     /* _on_stream: some GPU runs two or more PEs (MPS) */
   bool ll_apart;       /* the _on_stream one-block kernel: LL has a kernel of its own
                         * (SHOAL_REDUCE_LAUNCH_LL), so this one never takes it */
   size_t ll_span;      /* slots of the LL ring a call may take per pair: 0 or 1 (one block),
@@ -331,22 +332,28 @@ SHOAL_SELECT_FN bool shoal_reduce_ring_fits(const shoal_reduce_ask *a)
 }
 
 /* The bound of LL's _on_stream kernel for a reduction: the host's
- * (ll_stream_max), and for a reduce-scatter that its grid kernel can run
- * (grid) at most the bound of PEs sharing a GPU, 512 KB of LL words a
- * member, wherever the PEs are.  There the grid kernel's pull, at 512
- * threads a block, beats LL's on NVLink too (4 H200, 4 PEs: a 512 KB
- * source, 128 KB per pair, 12.32 -> 11.14 us; 2 PEs: 1 MB 11.85 -> 10.60),
- * while LL still wins below (4 PEs, 256 KB: 10.64 against 11.22; 2 PEs,
- * 512 KB: 9.82 against 10.00; bench/RESULTS.md session 27).  A source
- * outside the heap keeps LL's wider bound: the grid kernel cannot read
- * it; so do members' blocks that are not whole 16-byte vectors, which
+ * (ll_stream_max), and for a reduce-scatter whose grid kernel can run
+ * (grid) a narrower one:
+ *  - one PE a GPU: 512 KB of LL words a member.  There the grid kernel's
+ *    pull, at 512 threads a block, beats LL's on NVLink (4 H200, 4 PEs: a
+ *    512 KB source, 128 KB per pair, 12.32 -> 11.14 us; 2 PEs: 1 MB 11.85
+ *    -> 10.60), while LL still wins below (4 PEs, 256 KB: 10.64 against
+ *    11.22; 2 PEs, 512 KB: 9.82 against 10.00; bench/RESULTS.md session
+ *    27);
+ *  - PEs sharing a GPU: none, the pull wherever it runs.  There LL's flags
+ *    double the words in the GPU's own memory (one H200 under MPS, 4 PEs,
+ *    a 256 KB source: 15.56 us through LL, 13.09 through the pull; 2 PEs:
+ *    256 KB 8.04 against 8.00, 512 KB 9.48 through LL where 1 MB takes
+ *    8.05 through the pull; session 28).
+ * A source outside the heap keeps LL's wider bound: the grid kernel cannot
+ * read it; so do members' blocks that are not whole 16-byte vectors, which
  * the pull reads element by element from all but the first member (3
  * PEs, a 512 KB source: 11.47 us through LL, 14.37 through the pull). */
 SHOAL_SELECT_FN size_t shoal_reduce_ll_stream_max(const shoal_reduce_ask *a, bool grid)
 {
   size_t m = a->ll_stream_max;
   if (a->scatter && grid && (a->count * a->es) % 16 == 0) {
-    size_t s = shoal_ll_grid_max(a->team_size, SHOAL_GPU_LL_GRID_SEND);
+    size_t s = a->gpu_shared ? 0 : shoal_ll_grid_max(a->team_size, SHOAL_GPU_LL_GRID_SEND);
     if (s < m) m = s;
   }
   return m;

@@ -1008,6 +1008,7 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
   a.pushbox_slot = shoalx_gpu_team_ll_slot(team);   /* where LL runs */
   a.ll_span = shoalx_gpu_team_ll_span(team);
   a.ll_stream_max = shoal_gpu_stream_ll_max(a.team_size);
+  a.gpu_shared = shoalx_gpu_shared() != 0;
   a.forced = shoal_gpu_stream_knob(2) ? SHOAL_ALLREDUCE_RING : SHOAL_ALLREDUCE_AUTO;
   a.in_place = dest == src;
   a.grid_min = shoal_gpu_stream_knob(0);

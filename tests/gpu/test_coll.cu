@@ -438,6 +438,41 @@ int main(void)
     shmem_free(bd); shmem_free(bs); shmem_free(dst); shmem_free(src);
   }
 
+  step(me, "_on_stream reduce-scatter of whole vectors between LL's bound and the grid's");
+  /* Members' blocks of whole 16-byte vectors on a symmetric source from
+   * the grid kernel's smallest (256 KB): where PEs share a GPU they go
+   * through the grid kernel's pull, elsewhere through LL's kernel up to
+   * 512 KB of LL words a member (collectives/reduce_select.h:
+   * shoal_reduce_ll_stream_max).  Five rounds back to back, each on its
+   * own random data, the destination poisoned before the first. */
+  for (size_t n = 16384; n <= 65536; n *= 2) {
+    const int rounds = 5;
+    float *src = (float *)shmem_malloc(sizeof(float) * n * np * rounds), *dst = (float *)shmem_malloc(sizeof(float) * n * rounds);
+    cudaStream_t s;
+    GT_CUDA(cudaStreamCreate(&s));
+    for (int r = 0; r < rounds; r++) k_fill_f<<<64, 256>>>(src + (size_t)r * n * np, n * np, gt_seed, me, 90 + r);
+    GT_CUDA(cudaMemset(dst, 0xFF, sizeof(float) * n * rounds));
+    GT_LAUNCHED();
+    shmem_barrier_all();
+    for (int r = 0; r < rounds; r++)
+      shmemx_float_sum_reduce_scatter_on_stream(SHMEM_TEAM_WORLD, dst + (size_t)r * n, src + (size_t)r * n * np, n, s);
+    GT_CUDA(cudaStreamSynchronize(s));
+    float *h = (float *)malloc(sizeof(float) * n * rounds);
+    GT_CUDA(cudaMemcpy(h, dst, sizeof(float) * n * rounds, cudaMemcpyDeviceToHost));
+    size_t bad = 0;
+    for (int r = 0; r < rounds; r++)
+      for (size_t i = 0; i < n; i++) {
+        float want = 0;
+        for (int p = 0; p < np; p++) want += fval(gt_seed, p, (size_t)me * n + i, 90 + r);
+        bad += h[(size_t)r * n + i] != want;
+      }
+    GT_CHECK(bad == 0, "reduce_scatter on stream (%zu floats a member, %d rounds): %zu wrong", n, rounds, bad);
+    free(h);
+    GT_CUDA(cudaStreamDestroy(s));
+    shmem_barrier_all();   /* no peer reads my source any more */
+    shmem_free(dst); shmem_free(src);
+  }
+
   step(me, "_on_stream reduce-scatter from a private source");
   /* The reduce-scatter _on_stream from a source outside the symmetric
    * heap, which only LL allows (collectives/ll.h): blocks of 1..256

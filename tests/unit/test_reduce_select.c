@@ -327,11 +327,11 @@ START_TEST(test_ll_limits)
     ck_assert_int_eq(shoal_move_select_launch(1, b, true, 32768, 64, b, 2, 0), SHOAL_REDUCE_LAUNCH_LL_GRID);
     ck_assert_int_eq(shoal_move_select_launch(1, b + 4, true, 32768, 64, b, 2, 0), SHOAL_REDUCE_LAUNCH_GRID);
   }
-  /* The reduce-scatter on stream: LL's kernel within 512 KB of LL words a
-   * member where its grid kernel can run (a symmetric source), whether or
-   * not the PEs share a GPU; a source outside the heap, or members'
-   * blocks that are not whole 16-byte vectors, keep the host's wider
-   * bound (session 27). */
+  /* The reduce-scatter on stream, where its grid kernel can run (a
+   * symmetric source): LL's kernel within 512 KB of LL words a member
+   * where each PE has its own GPU (session 27), never where PEs share one
+   * (session 28); a source outside the heap, or members' blocks that are
+   * not whole 16-byte vectors, keep the host's wider bound. */
   for (int np = 2; np <= 8; np++)
     for (int shared = 0; shared < 2; shared++)
       for (int sym = 0; sym < 2; sym++) {
@@ -346,6 +346,7 @@ START_TEST(test_ll_limits)
         r.src_sym = sym;
         r.dest_sym = true;
         r.ll_stream_max = shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, np, shared);
+        r.gpu_shared = shared;
         size_t narrow = shoal_ll_grid_max(np, 512u << 10) & ~(size_t)15, wide = r.ll_stream_max & ~(size_t)15;
         r.count = narrow / 4;
         int at_narrow = shoal_reduce_select(&r);
@@ -356,7 +357,14 @@ START_TEST(test_ll_limits)
         r.count = wide / 4;
         int at_wide = shoal_reduce_select(&r);
         if (!shared) ck_assert_msg(odd == SHOAL_REDUCE_LAUNCH_LL_GRID, "np %d sym %d: %d", np, sym, odd);
-        ck_assert_msg(at_narrow == SHOAL_REDUCE_LAUNCH_LL_GRID, "np %d shared %d sym %d: %d", np, shared, sym, at_narrow);
+        r.count = (SHOAL_GPU_SCATTER_GRID_MIN / (size_t)np + 15) / 16 * 4;   /* the grid's smallest source */
+        int at_grid_min = shoal_reduce_select(&r);
+        r.count = (SHOAL_GPU_SCATTER_GRID_MIN / (size_t)np) / 16 * 4 - 4;   /* below it: LL, as before */
+        ck_assert_msg(shoal_reduce_select(&r) == SHOAL_REDUCE_LAUNCH_LL_GRID, "np %d shared %d sym %d", np, shared, sym);
+        ck_assert_msg(at_narrow == (sym && shared ? SHOAL_REDUCE_LAUNCH_GRID : SHOAL_REDUCE_LAUNCH_LL_GRID),
+                      "np %d shared %d sym %d: %d", np, shared, sym, at_narrow);
+        ck_assert_msg(at_grid_min == (sym && shared ? SHOAL_REDUCE_LAUNCH_GRID : SHOAL_REDUCE_LAUNCH_LL_GRID),
+                      "np %d shared %d sym %d: %d", np, shared, sym, at_grid_min);
         if (sym) {
           ck_assert_msg(past_narrow == SHOAL_REDUCE_LAUNCH_GRID, "np %d shared %d: %d", np, shared, past_narrow);
         } else {
