@@ -275,6 +275,54 @@ __device__ inline void shoal_gpu_reduce_vec4(shoal_gpu_vec<T> &acc, const uint4 
   }
 }
 
+/* shoal_gpu_reduce_range's case of inputs that all sit db bytes past a
+ * vector boundary (0 < db < 16), or of an output that does not sit where
+ * they do: as a reduce-scatter's blocks do when a block is not whole
+ * vectors.  Vector i is the 16 bytes at 16 i - db of each input, stored
+ * whole where o sits at that offset too, else element by element; the
+ * elements before the first whole vector and after the last go one by
+ * one.  Before, the whole range went element by element (3 PEs under
+ * MPS, the reduce-scatter of 2 MB 22.8 -> 17.0 us, 4 MB 34.3 -> 22.1;
+ * bench/RESULTS.md session 28).  Out of line: inlined beside the aligned
+ * loops, a copy of them made the kernels that hold both 2-12% slower on
+ * aligned data (their SASS loops were the same).  One vector a thread:
+ * two, with two members' loads out together, took the 4 MB call to 17.8
+ * us but made the 1024-thread user kernels that inline the reductions
+ * spill more around the call and 3-5% slower everywhere. */
+template <class T, class OP>
+__device__ __noinline__ void shoal_gpu_reduce_range_shifted(T *o, const T *const *in, int np, size_t lo, size_t hi,
+                                                            unsigned tid, unsigned nt)
+{
+  const size_t K = sizeof(shoal_gpu_vec<T>) / sizeof(T);
+  size_t db = (uintptr_t)in[0] & 15, d = db / sizeof(T);
+  bool vst = (((uintptr_t)o ^ (uintptr_t)in[0]) & 15) == 0;
+  size_t v = (lo + d + K - 1) / K, vhi = (hi + d) / K, head = hi, tail = hi;
+  if (v < vhi) {
+    head = v * K - d;
+    tail = vhi * K - d;
+  }
+  for (size_t i = v + tid; i < vhi; i += nt) {
+    shoal_gpu_vec<T> acc, x;
+    size_t off = i * 16 - db;
+    acc.v = SHOAL_GPU_LDCG((const uint4 *)((const char *)in[0] + off));
+    for (int j = 1; j < np; j++) {
+      x.v = SHOAL_GPU_LDCG((const uint4 *)((const char *)in[j] + off));
+      for (size_t k = 0; k < K; k++) acc.e[k] = OP::f(acc.e[k], x.e[k]);
+    }
+    if (vst)
+      *(uint4 *)((char *)o + off) = acc.v;
+    else
+      for (size_t k = 0; k < K; k++) o[i * K - d + k] = acc.e[k];
+  }
+  size_t nh = head - lo;   /* element by element: [lo, head), then [tail, hi) */
+  for (size_t u = tid; u < nh + (hi - tail); u += nt) {
+    size_t e = u < nh ? lo + u : tail + (u - nh);
+    T acc = shoal_gpu_vload(in[0] + e);
+    for (int j = 1; j < np; j++) acc = OP::f(acc, shoal_gpu_vload(in[j] + e));
+    o[e] = acc;
+  }
+}
+
 /* Elements [lo, hi) (lo a whole number of vectors: shoal_reduce_share) of
  * OP over in[0..np), in team order, by threads tid of nt; ALL: stored to
  * every out[(me + k) % np], k = 1..np (staggered), else to out[0]. */
@@ -286,6 +334,14 @@ __device__ inline void shoal_gpu_reduce_range(T *const *out, int me, const T *co
   T *o = out[0];
   uintptr_t a = (uintptr_t)o;
   for (int j = 0; j < np; j++) a |= (uintptr_t)in[j] | (ALL ? (uintptr_t)out[j] : 0);
+  if (!ALL && sizeof(T) * K == 16 && (a & 15) != 0) {   /* inputs at one offset past a vector boundary */
+    uintptr_t rel = (uintptr_t)in[0] % sizeof(T);
+    for (int j = 1; j < np; j++) rel |= (uintptr_t)in[j] ^ (uintptr_t)in[0];
+    if ((rel & 15) == 0 && hi - lo >= 2 * K) {
+      shoal_gpu_reduce_range_shifted<T, OP>(o, in, np, lo, hi, tid, nt);
+      return;
+    }
+  }
   size_t done = lo;
   if (sizeof(T) * K == 16 && (a & 15) == 0) {
     size_t i = lo / K + tid, vhi = hi / K;

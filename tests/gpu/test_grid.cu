@@ -344,6 +344,13 @@ int main(int argc, char **argv)
                                             bad_dev);
         GT_LAUNCHED();
         GT_CHECK(take_bad() == 0, "%s float sum_reduce_grid misaligned n=%zu grid=%d", tn, n, g);
+        /* in place one element past a vector boundary (the pull's inputs at
+         * one offset: gpu_x.h, shoal_gpu_reduce_range_shifted; two-shot's
+         * element by element) */
+        k_reduce<float, op_sum><<<g, 256>>>(ti, (float *)A + 1, (float *)A + 1, n, rounds, gt_seed, salt += 8, 1,
+                                            bad_dev);
+        GT_LAUNCHED();
+        GT_CHECK(take_bad() == 0, "%s float sum_reduce_grid in place misaligned n=%zu grid=%d", tn, n, g);
         /* a source outside the symmetric heap: staged through the team's
          * scratch (many chunks from 100003 elements), each block its share */
         k_reduce<float, op_sum><<<g, 256>>>(ti, (float *)B, priv, n, rounds, gt_seed, salt += 8, 1, bad_dev);
