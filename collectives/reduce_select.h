@@ -173,10 +173,14 @@ SHOAL_SELECT_FN size_t shoal_ll_stream_max(size_t knob, int team_size, bool gpu_
  * pair 13.21 -> 11.86 and 13.55 -> 12.77, below NVSHMEM's 12.9 and 13.2
  * (bench/RESULTS.md session 23).  Before, it had lost there to the
  * one-block push (4 H200, session 20: 16 KB per pair, fcollect 10.7
- * against 10.1 us).  The reductions, whose other forms meet twice, take
- * it from where one block's LL stops. */
+ * against 10.1 us).  From 4 KB since session 28, where alltoall's block
+ * LL stops (SHOAL_GPU_LL_ALLTOALL_MAX): its pairs of 4-8 KB took the
+ * push, one H200 under MPS, 3 PEs, 16 KB (5.3 KB per pair) 13.04 ->
+ * 10.52 us, NVSHMEM 12.61; fcollect and broadcast take block LL up to 8
+ * KB, so the bound changes nothing for them.  The reductions, whose other
+ * forms meet twice, take it from where one block's LL stops. */
 #ifndef SHOAL_GPU_LL_STREAM_MOVE_MIN   /* a benchmark's build may set it */
-#define SHOAL_GPU_LL_STREAM_MOVE_MIN (8u << 10)
+#define SHOAL_GPU_LL_STREAM_MOVE_MIN (4u << 10)
 #endif
 /* Teams that span nodes (the layout allows hier): the hierarchical
  * all-reduce up to this many bytes of vector; beyond, the flat choice.

@@ -50,7 +50,7 @@ const shoal_env_var shoal_env_vars[] = {
      "tuning; the same on every PE)"},
     {"SHOAL_GPU_STREAM_LL_MAX", "512K",
      "GPU _on_stream collectives: bytes per pair up to which LL's kernel over several blocks runs "
-     "where one block's LL does not fit (the data movers from 8 KB; 0: never; tuning; the same on "
+     "where one block's LL does not fit (the data movers from 4 KB; 0: never; tuning; the same on "
      "every PE), within 1 MB of LL words a member sends in one call (512 KB where two or more PEs "
      "share a GPU)"},
     {"SHOAL_GPU_STREAM_BLOCK_BYTES", "16K",

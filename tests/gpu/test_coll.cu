@@ -533,10 +533,11 @@ int main(void)
    * its peers' reads of its source and writes into its dest (the first
    * meeting of an _on_stream kernel has no fence: collectives/scope.h).
    * Sizes for LL, LL's kernel over several blocks (8192 at 2 and 4 PEs,
-   * 65536 at 2 with the default SHOAL_GPU_LL_BYTES), the one-block push
-   * and the grid kernels. */
+   * 65536 at 2 with the default SHOAL_GPU_LL_BYTES; alltoall's 1500, 6000
+   * bytes a pair, just past its block LL), the one-block push and the
+   * grid kernels. */
   {
-    size_t rn[] = {512, 8192, 20000, 65536};
+    size_t rn[] = {512, 1500, 8192, 20000, 65536};
     const int rounds = 24;
     size_t nmax = 65536;
     float *src = (float *)shmem_malloc(sizeof(float) * nmax * np);

@@ -117,13 +117,21 @@ START_TEST(test_move_launch)
   ck_assert_int_eq(shoal_move_select_launch(1, 131072, false, 32768, 16, SHOAL_GPU_LL_STREAM_MAX, 2, 0),
                    SHOAL_REDUCE_LAUNCH_LL_GRID);
   ck_assert_int_eq(shoal_move_select_launch(1, 131072, true, 32768, 16, 0, 2, 0), SHOAL_REDUCE_LAUNCH_GRID);
-  /* below SHOAL_GPU_LL_STREAM_MOVE_MIN, where one block's LL does not fit
-   * (alltoall's stops at SHOAL_GPU_LL_ALLTOALL_MAX): the push; from it, LL's
-   * grid kernel (session 23: 8 KB per pair and more) */
-  ck_assert_int_eq(shoal_move_select_launch(2, SHOAL_GPU_LL_STREAM_MOVE_MIN - 4, true, 32768, 16,
-                                            SHOAL_GPU_LL_STREAM_MAX, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
+  /* alltoall: one block's LL up to SHOAL_GPU_LL_ALLTOALL_MAX, LL's grid
+   * kernel from just past it (session 28: 4-8 KB per pair took the push
+   * before, 3 PEs 1.24x slower), and 8 KB per pair (session 23) */
+  ck_assert_int_eq(shoal_move_select_launch(2, SHOAL_GPU_LL_ALLTOALL_MAX, true, 32768, 16,
+                                            SHOAL_GPU_LL_STREAM_MAX, 2, 0), SHOAL_REDUCE_LAUNCH_LL);
+  ck_assert_int_eq(shoal_move_select_launch(2, SHOAL_GPU_LL_ALLTOALL_MAX + 4, true, 32768, 16,
+                                            SHOAL_GPU_LL_STREAM_MAX, 3, 0), SHOAL_REDUCE_LAUNCH_LL_GRID);
+  ck_assert_int_eq(shoal_move_select_launch(2, 5460, true, 32768, 16, SHOAL_GPU_LL_STREAM_MAX, 3, 0),
+                   SHOAL_REDUCE_LAUNCH_LL_GRID);
   ck_assert_int_eq(shoal_move_select_launch(2, 8192, true, 32768, 16, SHOAL_GPU_LL_STREAM_MAX, 2, 0),
                    SHOAL_REDUCE_LAUNCH_LL_GRID);
+  /* below SHOAL_GPU_LL_STREAM_MOVE_MIN, where one block's LL does not fit
+   * (a slot too small for it): the push */
+  ck_assert_int_eq(shoal_move_select_launch(1, SHOAL_GPU_LL_STREAM_MOVE_MIN - 4, true, 1024, 16,
+                                            SHOAL_GPU_LL_STREAM_MAX, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
   ck_assert_int_eq(shoal_move_select_launch(1, 16384, true, 32768, 16, SHOAL_GPU_LL_STREAM_MAX, 4, 0),
                    SHOAL_REDUCE_LAUNCH_LL_GRID);
   ck_assert_int_eq(shoal_move_select_launch(1, 8192, true, 32768, 16, SHOAL_GPU_LL_STREAM_MAX, 2, 0),
