@@ -469,8 +469,7 @@ int main(void)
     GT_CHECK(bad == 0, "reduce_scatter on stream (%zu floats a member, %d rounds): %zu wrong", n, rounds, bad);
     free(h);
     GT_CUDA(cudaStreamDestroy(s));
-    shmem_barrier_all();   /* no peer reads my source any more */
-    shmem_free(dst); shmem_free(src);
+    shmem_free(dst); shmem_free(src);   /* shmem_free's barrier: no peer reads my source any more */
   }
 
   step(me, "_on_stream reduce-scatter from a private source");
