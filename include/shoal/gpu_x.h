@@ -288,7 +288,9 @@ __device__ inline void shoal_gpu_reduce_vec4(shoal_gpu_vec<T> &acc, const uint4 
  * aligned data (their SASS loops were the same).  One vector a thread:
  * two, with two members' loads out together, took the 4 MB call to 17.8
  * us but made the 1024-thread user kernels that inline the reductions
- * spill more around the call and 3-5% slower everywhere. */
+ * spill more around the call and 3-5% slower everywhere.  The members two
+ * at a time (their loads out together): 3 PEs on 4 H200, the reduce-
+ * scatter of 1-4 MB 4-6% faster (session 29). */
 template <class T, class OP>
 __device__ __noinline__ void shoal_gpu_reduce_range_shifted(T *o, const T *const *in, int np, size_t lo, size_t hi,
                                                             unsigned tid, unsigned nt)
@@ -305,7 +307,14 @@ __device__ __noinline__ void shoal_gpu_reduce_range_shifted(T *o, const T *const
     shoal_gpu_vec<T> acc, x;
     size_t off = i * 16 - db;
     acc.v = SHOAL_GPU_LDCG((const uint4 *)((const char *)in[0] + off));
-    for (int j = 1; j < np; j++) {
+    int j = 1;
+    for (; j + 1 < np; j += 2) {
+      shoal_gpu_vec<T> y;
+      x.v = SHOAL_GPU_LDCG((const uint4 *)((const char *)in[j] + off));
+      y.v = SHOAL_GPU_LDCG((const uint4 *)((const char *)in[j + 1] + off));
+      for (size_t k = 0; k < K; k++) acc.e[k] = OP::f(OP::f(acc.e[k], x.e[k]), y.e[k]);
+    }
+    if (j < np) {
       x.v = SHOAL_GPU_LDCG((const uint4 *)((const char *)in[j] + off));
       for (size_t k = 0; k < K; k++) acc.e[k] = OP::f(acc.e[k], x.e[k]);
     }
@@ -356,12 +365,28 @@ __device__ inline void shoal_gpu_reduce_range(T *const *out, int me, const T *co
           ((uint4 *)o)[i] = acc.v;
       }
     }
-    /* fewer members: two vectors a thread (at 2, all four loads out at once) */
+    /* fewer members: two vectors a thread, the members two at a time, so
+     * that at 2 all four loads and at 3 all six are out at once.  Member by
+     * member, a thread at 3 waited for two round trips a pair of vectors:
+     * 4 H200, 3 PEs, the _on_stream all-reduce of 4 MB 6.5% faster, a
+     * block's all-reduce 1-2% (bench/RESULTS.md session 29). */
     for (; i + nt < vhi; i += 2 * (size_t)nt) {
       shoal_gpu_vec<T> a0, a1, x0, x1;
       a0.v = SHOAL_GPU_LDCG((const uint4 *)in[0] + i);
       a1.v = SHOAL_GPU_LDCG((const uint4 *)in[0] + i + nt);
-      for (int j = 1; j < np; j++) {
+      int j = 1;
+      for (; j + 1 < np; j += 2) {
+        shoal_gpu_vec<T> y0, y1;
+        x0.v = SHOAL_GPU_LDCG((const uint4 *)in[j] + i);
+        x1.v = SHOAL_GPU_LDCG((const uint4 *)in[j] + i + nt);
+        y0.v = SHOAL_GPU_LDCG((const uint4 *)in[j + 1] + i);
+        y1.v = SHOAL_GPU_LDCG((const uint4 *)in[j + 1] + i + nt);
+        for (size_t k = 0; k < K; k++) {
+          a0.e[k] = OP::f(OP::f(a0.e[k], x0.e[k]), y0.e[k]);
+          a1.e[k] = OP::f(OP::f(a1.e[k], x1.e[k]), y1.e[k]);
+        }
+      }
+      if (j < np) {
         x0.v = SHOAL_GPU_LDCG((const uint4 *)in[j] + i);
         x1.v = SHOAL_GPU_LDCG((const uint4 *)in[j] + i + nt);
         for (size_t k = 0; k < K; k++) {
