@@ -275,6 +275,32 @@ __device__ inline void shoal_gpu_reduce_vec4(shoal_gpu_vec<T> &acc, const uint4 
   }
 }
 
+/* acc = OP(acc, member j's vector at byte off) for j = 1 .. np - 1, in team
+ * order, the members two at a time: their loads go out together with
+ * those before the first combine, so that a thread at 3 members waits for
+ * one round trip, not two (a load over NVLink takes a microsecond or
+ * more).  Where a thread has one vector: the grid kernels' mid sizes, the
+ * shifted path below.  4 H200, 3 PEs: the _on_stream all-reduce of 512 KB
+ * 14.25 -> 12.91 us (NVSHMEM 12.09), 1-4 MB 6-12% faster, a user's grid
+ * all-reduce of 512 KB-4 MB 4-9% (bench/RESULTS.md session 29). */
+template <class T, class OP>
+__device__ inline void shoal_gpu_reduce_members(shoal_gpu_vec<T> &acc, const T *const *in, int np, size_t off)
+{
+  const size_t K = sizeof(shoal_gpu_vec<T>) / sizeof(T);
+  int j = 1;
+  for (; j + 1 < np; j += 2) {
+    shoal_gpu_vec<T> x, y;
+    x.v = SHOAL_GPU_LDCG((const uint4 *)((const char *)in[j] + off));
+    y.v = SHOAL_GPU_LDCG((const uint4 *)((const char *)in[j + 1] + off));
+    for (size_t k = 0; k < K; k++) acc.e[k] = OP::f(OP::f(acc.e[k], x.e[k]), y.e[k]);
+  }
+  if (j < np) {
+    shoal_gpu_vec<T> x;
+    x.v = SHOAL_GPU_LDCG((const uint4 *)((const char *)in[j] + off));
+    for (size_t k = 0; k < K; k++) acc.e[k] = OP::f(acc.e[k], x.e[k]);
+  }
+}
+
 /* shoal_gpu_reduce_range's case of inputs that all sit db bytes past a
  * vector boundary (0 < db < 16), or of an output that does not sit where
  * they do: as a reduce-scatter's blocks do when a block is not whole
@@ -289,7 +315,7 @@ __device__ inline void shoal_gpu_reduce_vec4(shoal_gpu_vec<T> &acc, const uint4 
  * two, with two members' loads out together, took the 4 MB call to 17.8
  * us but made the 1024-thread user kernels that inline the reductions
  * spill more around the call and 3-5% slower everywhere.  The members two
- * at a time (their loads out together): 3 PEs on 4 H200, the reduce-
+ * at a time (shoal_gpu_reduce_members): 3 PEs on 4 H200, the reduce-
  * scatter of 1-4 MB 4-6% faster (session 29). */
 template <class T, class OP>
 __device__ __noinline__ void shoal_gpu_reduce_range_shifted(T *o, const T *const *in, int np, size_t lo, size_t hi,
@@ -304,20 +330,10 @@ __device__ __noinline__ void shoal_gpu_reduce_range_shifted(T *o, const T *const
     tail = vhi * K - d;
   }
   for (size_t i = v + tid; i < vhi; i += nt) {
-    shoal_gpu_vec<T> acc, x;
+    shoal_gpu_vec<T> acc;
     size_t off = i * 16 - db;
     acc.v = SHOAL_GPU_LDCG((const uint4 *)((const char *)in[0] + off));
-    int j = 1;
-    for (; j + 1 < np; j += 2) {
-      shoal_gpu_vec<T> y;
-      x.v = SHOAL_GPU_LDCG((const uint4 *)((const char *)in[j] + off));
-      y.v = SHOAL_GPU_LDCG((const uint4 *)((const char *)in[j + 1] + off));
-      for (size_t k = 0; k < K; k++) acc.e[k] = OP::f(OP::f(acc.e[k], x.e[k]), y.e[k]);
-    }
-    if (j < np) {
-      x.v = SHOAL_GPU_LDCG((const uint4 *)((const char *)in[j] + off));
-      for (size_t k = 0; k < K; k++) acc.e[k] = OP::f(acc.e[k], x.e[k]);
-    }
+    shoal_gpu_reduce_members<T, OP>(acc, in, np, off);
     if (vst)
       *(uint4 *)((char *)o + off) = acc.v;
     else
@@ -406,12 +422,9 @@ __device__ inline void shoal_gpu_reduce_range(T *const *out, int me, const T *co
       }
     }
     for (; i < vhi; i += nt) {
-      shoal_gpu_vec<T> acc, x;
+      shoal_gpu_vec<T> acc;
       acc.v = SHOAL_GPU_LDCG((const uint4 *)in[0] + i);
-      for (int j = 1; j < np; j++) {
-        x.v = SHOAL_GPU_LDCG((const uint4 *)in[j] + i);
-        for (size_t k = 0; k < K; k++) acc.e[k] = OP::f(acc.e[k], x.e[k]);
-      }
+      shoal_gpu_reduce_members<T, OP>(acc, in, np, i * 16);
       if (ALL)
         for (int k = 1; k <= np; k++) ((uint4 *)out[(me + k) % np])[i] = acc.v;
       else
