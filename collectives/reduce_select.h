@@ -352,9 +352,10 @@ SHOAL_SELECT_FN bool shoal_reduce_ring_fits(const shoal_reduce_ask *a)
  * A source outside the heap keeps LL's wider bound: the grid kernel cannot
  * read it; so do members' blocks that are not whole 16-byte vectors, where
  * the pull lost while it read them element by element (3 PEs, a 512 KB
- * source: 11.47 us through LL, 14.37 through the pull, session 27); it
- * reads them in vectors since session 28 (gpu_x.h:
- * shoal_gpu_reduce_range_shifted), not yet measured against LL there. */
+ * source: 11.47 us through LL, 14.37 through the pull, session 27), and
+ * still loses since it reads them in vectors (session 28, gpu_x.h:
+ * shoal_gpu_reduce_range_shifted): 4 H200, 3 PEs, a 512 KB source 11.50
+ * us through LL, 13.28 through the pull (session 29). */
 SHOAL_SELECT_FN size_t shoal_reduce_ll_stream_max(const shoal_reduce_ask *a, bool grid)
 {
   size_t m = a->ll_stream_max;
