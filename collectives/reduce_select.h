@@ -130,7 +130,7 @@ SHOAL_SELECT_FN size_t shoal_ll_grid_max(int team_size, size_t send)
  * block to finish counts the call: collectives/ll.h), where the data per
  * pair does not fit one slot but half the ring, up to this many bytes per
  * pair (SHOAL_GPU_STREAM_LL_MAX overrides it), each block taking
- * SHOAL_GPU_LL_BLOCK_BYTES of them; ahead of the grid kernel.  Within LL
+ * its share of them (shoal_ll_stream_blocks); ahead of the grid kernel.  Within LL
  * words a member sends in one call of (shoal_ll_stream_send):
  *  - one PE a GPU (peers over NVLink), SHOAL_GPU_LL_STREAM_SEND: 512 KB
  *    per pair at 2 PEs, 170 KB at 4.  Without its blocks' fences (session
@@ -162,9 +162,28 @@ SHOAL_SELECT_FN size_t shoal_ll_stream_max(size_t knob, int team_size, bool gpu_
   size_t send = shoal_ll_grid_max(team_size, shoal_ll_stream_send(gpu_shared));
   return knob < send ? knob : send;
 }
+/* Blocks of LL's _on_stream kernel for bytes_per_pair (the host caps them
+ * at what the GPU holds resident): one per SHOAL_GPU_LL_BLOCK_BYTES up to
+ * SHOAL_GPU_LL_FINE_BLOCKS, then no more than one per twice that.  Each
+ * block's threads poll a few words of each pair: more blocks, shorter
+ * chains.  2 KB blocks against 4 KB (bench/RESULTS.md session 29): 4
+ * H200, 2-8% faster from 32 KB to 256 KB per call at 2, 3 and 4 PEs (4
+ * PEs, alltoall of 64 KB 9.47 -> 8.81 us, the reduce-scatter 9.54 ->
+ * 9.00), but 3% slower at 512 KB per pair (2 PEs, fcollect of 1 MB 10.90
+ * -> 11.21), where the coarse blocks stay; one H200 under MPS, 2 PEs, 2-7%
+ * faster (the reduce-scatter of 32 KB 7.77 -> 7.26); 4 PEs -4% to +2%.
+ * 64 KB a block lost 1.2-2.7x (session 22), 8 KB up to 20% (session 29). */
 #ifndef SHOAL_GPU_LL_BLOCK_BYTES   /* a benchmark's build may set it */
-#define SHOAL_GPU_LL_BLOCK_BYTES (4u << 10)
+#define SHOAL_GPU_LL_BLOCK_BYTES (2u << 10)
 #endif
+#define SHOAL_GPU_LL_FINE_BLOCKS 64
+SHOAL_SELECT_FN size_t shoal_ll_stream_blocks(size_t bytes_per_pair)
+{
+  size_t fine = (bytes_per_pair + SHOAL_GPU_LL_BLOCK_BYTES - 1) / SHOAL_GPU_LL_BLOCK_BYTES;
+  if (fine <= SHOAL_GPU_LL_FINE_BLOCKS) return fine ? fine : 1;
+  size_t coarse = (bytes_per_pair + 2 * SHOAL_GPU_LL_BLOCK_BYTES - 1) / (2 * SHOAL_GPU_LL_BLOCK_BYTES);
+  return coarse > SHOAL_GPU_LL_FINE_BLOCKS ? coarse : SHOAL_GPU_LL_FINE_BLOCKS;
+}
 /* The data movers take LL's grid kernel only from this many bytes per
  * pair (where one block's LL does not carry them): from 8 KB since its
  * blocks arrive without fences (collectives/scope.h), 0.8 us less a call:

@@ -1013,8 +1013,9 @@ static inline int shoal_gpu_stream_grid(K *kernel, int threads, size_t bytes)
   size_t want = (bytes + per - 1) / per;
   return want < 1 ? 1 : want < (size_t)max ? (int)want : max;
 }
-/* Blocks of LL's grid kernel for bytes_per_pair: SHOAL_GPU_LL_BLOCK_BYTES
- * each, all resident (a lane waits for words that a peer's lanes send).
+/* Blocks of LL's grid kernel for bytes_per_pair (collectives/
+ * reduce_select.h: shoal_ll_stream_blocks), all resident (a lane waits
+ * for words that a peer's lanes send).
  * Where fewer are resident (a small MPS share) it runs on fewer, even one:
  * words go by index, so a peer on more blocks still matches it, whereas
  * another algorithm would not (each PE decides alone). */
@@ -1022,7 +1023,7 @@ template <class K>
 static inline int shoal_gpu_ll_blocks(K *kernel, size_t bytes_per_pair)
 {
   int max = shoal_gpu_stream_blocks<1>(kernel, SHOAL_GPU_LAUNCH_THREADS);
-  size_t want = (bytes_per_pair + SHOAL_GPU_LL_BLOCK_BYTES - 1) / SHOAL_GPU_LL_BLOCK_BYTES;
+  size_t want = shoal_ll_stream_blocks(bytes_per_pair);
   if (max < 1) max = 1;
   return want < 1 ? 1 : want < (size_t)max ? (int)want : max;
 }

@@ -448,6 +448,35 @@ START_TEST(test_grid_scatter_pull)
 }
 END_TEST
 
+/* Blocks of LL's _on_stream kernel (before the host's cap at what is
+ * resident): one per 2 KB per pair up to 64, then one per 4 KB, never
+ * fewer than 64 there: the counts measured in session 29 (2 KB blocks
+ * where they won, 4 KB ones from 256 KB per pair); never none, never
+ * fewer for more bytes. */
+START_TEST(test_ll_stream_blocks)
+{
+  ck_assert_uint_eq(SHOAL_GPU_LL_BLOCK_BYTES, 2048);
+  ck_assert_uint_eq(shoal_ll_stream_blocks(0), 1);
+  ck_assert_uint_eq(shoal_ll_stream_blocks(4), 1);
+  ck_assert_uint_eq(shoal_ll_stream_blocks(2048), 1);
+  ck_assert_uint_eq(shoal_ll_stream_blocks(2052), 2);
+  ck_assert_uint_eq(shoal_ll_stream_blocks(16u << 10), 8);   /* 4 with 4 KB blocks */
+  ck_assert_uint_eq(shoal_ll_stream_blocks(128u << 10), 64);
+  ck_assert_uint_eq(shoal_ll_stream_blocks((128u << 10) + 4), 64);
+  ck_assert_uint_eq(shoal_ll_stream_blocks(192u << 10), 64);
+  ck_assert_uint_eq(shoal_ll_stream_blocks(256u << 10), 64);
+  ck_assert_uint_eq(shoal_ll_stream_blocks((256u << 10) + 4), 65);
+  ck_assert_uint_eq(shoal_ll_stream_blocks(512u << 10), 128);
+  size_t prev = 0;
+  for (size_t b = 0; b <= (1u << 20); b += 4) {
+    size_t k = shoal_ll_stream_blocks(b);
+    ck_assert_msg(k >= 1 && k >= prev, "%zu bytes per pair: %zu blocks after %zu", b, k, prev);
+    ck_assert_msg(b == 0 || (k - 1) * SHOAL_GPU_LL_BLOCK_BYTES < b, "%zu bytes per pair: an empty block of %zu", b, k);
+    prev = k;
+  }
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("reduce_select");
@@ -458,6 +487,7 @@ int main(void)
   tcase_add_test(tc, test_ll_limits);
   tcase_add_test(tc, test_ll_span);
   tcase_add_test(tc, test_grid_scatter_pull);
+  tcase_add_test(tc, test_ll_stream_blocks);
   suite_add_tcase(s, tc);
   SRunner *r = srunner_create(s);
   srunner_run_all(r, CK_NORMAL);
