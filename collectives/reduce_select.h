@@ -172,7 +172,10 @@ SHOAL_SELECT_FN size_t shoal_ll_stream_max(size_t knob, int team_size, bool gpu_
  * 9.00), but 3% slower at 512 KB per pair (2 PEs, fcollect of 1 MB 10.90
  * -> 11.21), where the coarse blocks stay; one H200 under MPS, 2 PEs, 2-7%
  * faster (the reduce-scatter of 32 KB 7.77 -> 7.26); 4 PEs -4% to +2%.
- * 64 KB a block lost 1.2-2.7x (session 22), 8 KB up to 20% (session 29). */
+ * Between 128 and 256 KB per pair the 64 blocks cost 1-2% at 3 PEs on 4
+ * H200 (170 KB per pair: fcollect of 512 KB 10.49 -> 10.68 us against 43
+ * blocks of 4 KB).  64 KB a block lost 1.2-2.7x (session 22), 8 KB up to
+ * 20% (session 29). */
 #ifndef SHOAL_GPU_LL_BLOCK_BYTES   /* a benchmark's build may set it */
 #define SHOAL_GPU_LL_BLOCK_BYTES (2u << 10)
 #endif
