@@ -139,8 +139,9 @@ SHOAL_FN void shoal_scope_unmapped(const char *call, const void *addr, int pe) {
  * general copy went member after member in narrower words (3 PEs, 4
  * H200: fcollect of 1 MB 14.65 -> 13.15 us, 2 MB 17.89 -> 14.90; one H200
  * under MPS: 512 KB 15.26 -> 13.99, 4 MB 23.23 -> 21.48; bench/RESULTS.md
- * session 29).  False where it does not apply.  Out of line, as the reducer's shifted path (gpu_x.h):
- * the aligned loop's kernels keep their registers. */
+ * session 29).  False where it does not apply.  Out of line, as the
+ * reducer's shifted path (gpu_x.h): the aligned loop's kernels keep their
+ * registers. */
 static __device__ __noinline__ bool shoal_scope_push_shifted(unsigned tid, unsigned nt, char *const *dst, int np,
                                                              int me, const char *src, size_t lo, size_t hi)
 {

@@ -1023,9 +1023,9 @@ template <class K>
 static inline int shoal_gpu_ll_blocks(K *kernel, size_t bytes_per_pair)
 {
   int max = shoal_gpu_stream_blocks<1>(kernel, SHOAL_GPU_LAUNCH_THREADS);
-  size_t want = shoal_ll_stream_blocks(bytes_per_pair);
+  size_t want = shoal_ll_stream_blocks(bytes_per_pair);   /* at least 1 */
   if (max < 1) max = 1;
-  return want < 1 ? 1 : want < (size_t)max ? (int)want : max;
+  return want < (size_t)max ? (int)want : max;
 }
 static inline int shoal_gpu_launched(const char *call)
 {
