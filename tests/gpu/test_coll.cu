@@ -329,8 +329,10 @@ int main(void)
   step(me, "fcollect, alltoall, broadcast");
   /* fcollect, alltoall, broadcast: whole words (LL through the pushbox),
    * also from and to buffers that are not 4-byte aligned; odd sizes (the
-   * unaligned barrier paths); blocks too big for a slot */
-  struct { size_t nb, off; } moves[] = {{1000, 0}, {1000, 1}, {1001, 0}, {6000, 0}};   /* off: not 4-byte aligned */
+   * unaligned barrier paths); blocks too big for a slot, and alltoall's
+   * push of blocks that are not whole vectors (6004: each member's source
+   * at its own offset past a vector boundary) */
+  struct { size_t nb, off; } moves[] = {{1000, 0}, {1000, 1}, {1001, 0}, {6000, 0}, {6004, 0}};   /* off: not 4-byte aligned */
   for (auto mv : moves) {
     size_t nb = mv.nb, off = mv.off;
     int root = 1 % np;

@@ -373,16 +373,20 @@ int main(int argc, char **argv)
         GT_LAUNCHED();
         GT_CHECK(take_bad() == 0, "%s int sum_reduce_scatter_grid n=%zu grid=%d", tn, n, g);
         ll_scatter_private(ti, tn, (int *)B, (int *)priv, n, g, &salt);
-        /* bytes: aligned, and both buffers misaligned */
-        size_t nb = n + (n & 1 ? 0 : 3);
+        /* bytes: an odd count, aligned and with both buffers misaligned;
+         * then (mis 2) aligned buffers and an odd count of 4-byte words,
+         * so that members' blocks sit 4, 8 or 12 bytes past a vector
+         * boundary (the push's shifted paths, collectives/scope.h) */
         for (int which = 0; which < 3; which++)
-          for (int mis = 0; mis < 2; mis++) {
+          for (int mis = 0; mis < 3; mis++) {
+            size_t nb = n + (n & 1 ? 0 : 3);
+            if (mis == 2) nb = ((nb >> 2) | 1) << 2;
             int root = ti.size > 1 ? (int)(n % (size_t)ti.size) : 0;
-            k_move<<<g, 256>>>(ti, which, (unsigned char *)B + 5 * mis, (unsigned char *)A + 3 * mis, nb, root,
-                               rounds, gt_seed, salt += 8, 1, bad_dev);
+            k_move<<<g, 256>>>(ti, which, (unsigned char *)B + 5 * (mis == 1), (unsigned char *)A + 3 * (mis == 1),
+                               nb, root, rounds, gt_seed, salt += 8, 1, bad_dev);
             GT_LAUNCHED();
             GT_CHECK(take_bad() == 0, "%s %s_grid nbytes=%zu misaligned=%d grid=%d", tn,
-                     which == 0 ? "broadcastmem" : which == 1 ? "fcollectmem" : "alltoallmem", nb, mis, g);
+                     which == 0 ? "broadcastmem" : which == 1 ? "fcollectmem" : "alltoallmem", nb, mis == 1, g);
           }
       }
     }
