@@ -37,12 +37,24 @@ SHOAL_FN void shoal_push_peers(const shoal_scope *s, shoal_team *t, char **pd, v
   shoal_scope_sync_lane(s);
 }
 
+/* The same for the call's dest, where the lane's host found them (s->dest_at). */
+SHOAL_FN void shoal_push_dests(const shoal_scope *s, shoal_team *t, char **pd, void *dest, size_t off,
+                               const char *call)
+{
+  if (!s->dest_at) {
+    shoal_push_peers(s, t, pd, dest, off, call);
+    return;
+  }
+  for (unsigned j = s->tid; j < (unsigned)t->size; j += s->nthreads) pd[j] = s->dest_at[j] + off;
+  shoal_scope_sync_lane(s);
+}
+
 /* Block me of every member's dest gets my src. */
 SHOAL_FN void shoal_push_fcollect(const shoal_scope *s, shoal_team *t, char **pd, void *dest, const void *src,
                                   size_t bytes, const char *call)
 {
   size_t lo, hi;
-  shoal_push_peers(s, t, pd, dest, (size_t)t->my_pe * bytes, call);
+  shoal_push_dests(s, t, pd, dest, (size_t)t->my_pe * bytes, call);
   shoal_scope_enter(s, t, call);
   shoal_scope_byte_share(s, bytes, &lo, &hi);
   shoal_scope_push(s, pd, t->size, t->my_pe, (const char *)src, lo, hi);
@@ -55,7 +67,7 @@ SHOAL_FN void shoal_push_broadcast(const shoal_scope *s, shoal_team *t, char **p
                                    size_t bytes, int root, const char *call)
 {
   size_t lo, hi;
-  if (t->my_pe == root) shoal_push_peers(s, t, pd, dest, 0, call);
+  if (t->my_pe == root) shoal_push_dests(s, t, pd, dest, 0, call);
   shoal_scope_enter(s, t, call);
   if (t->my_pe == root) {
     shoal_scope_byte_share(s, bytes, &lo, &hi);
@@ -70,7 +82,7 @@ SHOAL_FN void shoal_push_alltoall(const shoal_scope *s, shoal_team *t, char **pd
 {
   int np = t->size, me = t->my_pe;
   size_t lo, hi;
-  shoal_push_peers(s, t, pd, dest, (size_t)me * bytes, call);
+  shoal_push_dests(s, t, pd, dest, (size_t)me * bytes, call);
   shoal_scope_enter(s, t, call);
   shoal_scope_byte_share(s, bytes, &lo, &hi);
   shoal_scope_scatter(s, pd, np, me, (const char *)src, bytes, lo, hi);

@@ -204,6 +204,18 @@ SHOAL_SELECT_FN size_t shoal_ll_stream_blocks(size_t bytes_per_pair)
 #ifndef SHOAL_GPU_LL_STREAM_MOVE_MIN   /* a benchmark's build may set it */
 #define SHOAL_GPU_LL_STREAM_MOVE_MIN (4u << 10)
 #endif
+/* Where PEs share a GPU, the data movers take LL's _on_stream kernel up
+ * to this many bytes per pair; beyond, the grid push, since its kernel
+ * takes what it would look up from the host (shoal_gpu_plan): one H200
+ * under MPS, 2 PEs, 256 KB per pair, fcollect 7.89 -> 7.56 us and
+ * alltoall 8.79 -> 8.09 in each of three runs, while LL still wins at 128
+ * KB per pair (7.10 against 7.51 and 7.70 against 8.21); at 3 and 4 PEs
+ * the bound was lower already (bench/RESULTS.md session 32). */
+#define SHOAL_GPU_LL_SHARED_MOVE_MAX (128u << 10)
+SHOAL_SELECT_FN size_t shoal_move_ll_stream_max(size_t ll_stream_max, bool gpu_shared)
+{
+  return gpu_shared && ll_stream_max > SHOAL_GPU_LL_SHARED_MOVE_MAX ? SHOAL_GPU_LL_SHARED_MOVE_MAX : ll_stream_max;
+}
 /* Teams that span nodes (the layout allows hier): the hierarchical
  * all-reduce up to this many bytes of vector; beyond, the flat choice.
  * No limit: on an idle machine it won at every size from 8 B to 4 MB

@@ -28,6 +28,16 @@ typedef struct shoal_scope {
   unsigned lane, nlanes;    /* this lane among this PE's */
   int local;                /* the lanes of this PE meet at entry and exit */
   int fresh;                /* the lane's kernel began with this call (an _on_stream kernel) */
+  /* Where an _on_stream kernel's host found them (<shoal/gpu_x.h>,
+   * shoal_gpu_plan), else NULL and looked up in the kernel: my grid words
+   * (shoal_scope_words), team PE q's as mapped here, and team PE q's dest
+   * (words_at[q] and dest_at[q]).  Each lookup is a chain of dependent
+   * loads on the path of a small call: 3.2 us of a 6.8 us grid push on
+   * one H200 under MPS (bench/gpu/bench_push_parts, bench/RESULTS.md
+   * session 32). */
+  uint64_t *words;
+  uint64_t *const *words_at;
+  char *const *dest_at;
 } shoal_scope;
 
 SHOAL_FN shoal_scope shoal_scope_make(unsigned tid, unsigned nthreads, unsigned lane, unsigned nlanes, int local)
@@ -39,6 +49,9 @@ SHOAL_FN shoal_scope shoal_scope_make(unsigned tid, unsigned nthreads, unsigned 
   s.nlanes = nlanes;
   s.local = local;
   s.fresh = 0;
+  s.words = NULL;
+  s.words_at = NULL;
+  s.dest_at = NULL;
   return s;
 }
 
@@ -334,6 +347,17 @@ SHOAL_FN void shoal_scope_scatter(const shoal_scope *s, char *const *dst, int np
 
 /* ---- meetings, the same on every target ----------------------------------- */
 SHOAL_FN uint64_t *shoal_scope_words(const shoal_team *t) { return t->sync + SHOAL_SYNC_GRID(t->n_world); }
+/* The same, where the host found them for the lane's kernel. */
+SHOAL_FN uint64_t *shoal_scope_my_words(const shoal_scope *s, const shoal_team *t)
+{
+  return s->words ? s->words : shoal_scope_words(t);
+}
+/* Team PE q's grid words as mapped here, or NULL. */
+SHOAL_FN uint64_t *shoal_scope_peer_words(const shoal_scope *s, const shoal_team *t, int q)
+{
+  if (s->words_at) return s->words_at[q];
+  return (uint64_t *)shoal_dev_ptr(shoal_scope_words(t), shoal_team_world_pe(t, q));
+}
 
 /* Every lane of this PE has arrived; what each wrote before is visible to
  * all (and to the peers: their meetings fence at system scope).
@@ -411,49 +435,48 @@ SHOAL_FN bool shoal_scope_arrive_done(const shoal_scope *s, shoal_team *t)
   return last;
 }
 
-/* My arrival at lane b's meeting, on team PE q. */
-SHOAL_FN void shoal_scope_arrive(shoal_team *t, uint64_t *arrivals, int q, const char *call)
+/* My arrival at the lane's meeting, on team PE q. */
+SHOAL_FN void shoal_scope_arrive(const shoal_scope *s, shoal_team *t, int q, const char *call)
 {
-  int pe = shoal_team_world_pe(t, q);
-  uint64_t *r = (uint64_t *)shoal_dev_ptr(arrivals, pe);
-  if (SHOAL_UNLIKELY(!r)) shoal_scope_unmapped(call, arrivals, pe);
-  (void)shoal_fetch_add(r, 1);
+  uint64_t *w = shoal_scope_peer_words(s, t, q);
+  if (SHOAL_UNLIKELY(!w)) shoal_scope_unmapped(call, shoal_scope_words(t), shoal_team_world_pe(t, q));
+  (void)shoal_fetch_add(&w[SHOAL_GRID_BLOCK0 + 2 * (size_t)s->lane], 1);
 }
 
 /* Lane 0 of a scope of several lanes tags each meeting e with its lane
  * count, (e << 32 | nlanes), on every peer: stored into the peer's slot
- * for me just before my arrival there (after the meeting's fence, which
- * would otherwise wait for it to land), and read back from my own slots
+ * for me just before my arrivals (after the meeting's fence, which would
+ * otherwise wait for it to land), and read back from my own slots
  * by the peers' lane 0 after the meeting -- a local load, where reading
  * each peer's tag over the link put a round trip on every meeting's path
  * (the grid waits for lane 0; bench/RESULTS.md session 19).  Only a tag of
  * this very meeting is compared; one not there yet is skipped (a peer
  * with more lanes than mine leaves lanes that wait for mine in vain, and
- * that wait's timeout names the grid rule).  A one-lane scope (the CPU,
- * a GPU block) leaves the check to the peers with more lanes, and its
- * meetings stay one round of atomics. */
+ * that wait's timeout names the grid rule).  A call's last meeting is not
+ * tagged: grids that differ have met before it.  A one-lane
+ * scope (the CPU, a GPU block) leaves the check to the peers with more
+ * lanes, and its meetings stay one round of atomics. */
 SHOAL_FN bool shoal_scope_tags(const shoal_scope *s, const shoal_team *t)
 {
   return s->lane == 0 && s->nlanes > 1 && t->size <= SHOAL_GRID_TAG_PEERS;
 }
 SHOAL_FN void shoal_scope_push_tag(const shoal_scope *s, shoal_team *t, int q, uint64_t e)
 {
-  uint64_t *slot = &shoal_scope_words(t)[SHOAL_GRID_TAGS0 + (size_t)t->my_pe];
-  uint64_t *r = (uint64_t *)shoal_dev_ptr(slot, shoal_team_world_pe(t, q));
-  if (r) shoal_store_relaxed(r, e << 32 | s->nlanes);   /* unmapped: the arrival names it */
+  uint64_t *w = shoal_scope_peer_words(s, t, q);
+  if (w) shoal_store_relaxed(&w[SHOAL_GRID_TAGS0 + (size_t)t->my_pe], e << 32 | s->nlanes);   /* unmapped: the arrival names it */
 }
 
 /* Thread 0 of lane b, after its own arrivals at meeting e: the peers'. */
-SHOAL_FN void shoal_scope_await_peers(const shoal_scope *s, shoal_team *t, uint64_t e, const char *call)
+SHOAL_FN void shoal_scope_await_peers(const shoal_scope *s, shoal_team *t, uint64_t e, bool tags, const char *call)
 {
-  uint64_t *g = shoal_scope_words(t);
+  uint64_t *g = shoal_scope_my_words(s, t);
   /* The wait's load is an acquire at system scope: what the peers wrote
    * before they arrived is ordered before what this thread does next, and
    * the lane's barrier after it carries that to its other threads (no
    * second fence). */
   shoal_scope_wait(&g[SHOAL_GRID_BLOCK0 + 2 * (size_t)s->lane], e * (uint64_t)(t->size - 1), true, call,
                    "the same block of another PE");
-  if (shoal_scope_tags(s, t))
+  if (tags)
     for (int k = 1; k < t->size; k++) {
       int q = (t->my_pe + k) % t->size;
       uint64_t v = shoal_load_relaxed(&g[SHOAL_GRID_TAGS0 + (size_t)q]);
@@ -465,58 +488,66 @@ SHOAL_FN void shoal_scope_await_peers(const shoal_scope *s, shoal_team *t, uint6
 /* Thread 0 of lane b: the lane's next meeting number. */
 SHOAL_FN uint64_t shoal_scope_next_meeting(const shoal_scope *s, shoal_team *t)
 {
-  uint64_t *arrivals = &shoal_scope_words(t)[SHOAL_GRID_BLOCK0 + 2 * (size_t)s->lane];
+  uint64_t *arrivals = &shoal_scope_my_words(s, t)[SHOAL_GRID_BLOCK0 + 2 * (size_t)s->lane];
   uint64_t e = arrivals[1] + 1;   /* only thread 0 of the lane writes it */
   arrivals[1] = e;
   return e;
 }
 
 /* Thread 0 of lane b: meet lane b of every other member.  publish: what
- * the lane wrote before must reach the peers first (a system fence). */
-SHOAL_FN void shoal_scope_meet_peers_as(const shoal_scope *s, shoal_team *t, bool publish, const char *call)
+ * the lane wrote before must reach the peers first (a system fence).
+ * tags: lane 0 tags the meeting and checks the peers' tags (a call's
+ * first meeting: a grid that differs is found there; its last one skips
+ * them, a load before lane 0's arrivals and one after its wait). */
+SHOAL_FN void shoal_scope_meet_peers_as(const shoal_scope *s, shoal_team *t, bool publish, bool tags,
+                                        const char *call)
 {
   int n = t->size, me = t->my_pe;
   if (n <= 1) return;
-  uint64_t *arrivals = &shoal_scope_words(t)[SHOAL_GRID_BLOCK0 + 2 * (size_t)s->lane];
   uint64_t e = shoal_scope_next_meeting(s, t);
+  tags = tags && shoal_scope_tags(s, t);
   if (publish) shoal_fence_system();
   for (int k = 1; k < n; k++) {
-    if (shoal_scope_tags(s, t)) shoal_scope_push_tag(s, t, (me + k) % n, e);
-    shoal_scope_arrive(t, arrivals, (me + k) % n, call);
+    if (tags) shoal_scope_push_tag(s, t, (me + k) % n, e);
+    shoal_scope_arrive(s, t, (me + k) % n, call);
   }
-  shoal_scope_await_peers(s, t, e, call);
+  shoal_scope_await_peers(s, t, e, tags, call);
 }
 SHOAL_FN void shoal_scope_meet_peers(const shoal_scope *s, shoal_team *t, const char *call)
 {
-  shoal_scope_meet_peers_as(s, t, true, call);
+  shoal_scope_meet_peers_as(s, t, true, true, call);
 }
 
 /* The same meeting with every thread of the lane taking part; it begins
  * with the lane's barrier (what its threads wrote, and thread 0's meeting
- * number, come before it).  Thread j tags (lane 0) and adds my arrival on
- * team PE me + 1 + j, behind its own system fence where the lane publishes
- * (the barrier carried the lane's writes to that fence); thread 0 waits.
- * One thread adding on every peer in turn put a chain of lookups and
- * fences on the path of teams of more than two. */
-SHOAL_FN void shoal_scope_meet_peers_spread(const shoal_scope *s, shoal_team *t, bool publish, const char *call)
+ * number, come before it).  Thread j adds my arrival on team PE
+ * me + 1 + j, behind its own system fence where the lane publishes (the
+ * barrier carried the lane's writes to that fence); thread 0 waits.  One
+ * thread adding on every peer in turn put a chain of lookups and fences
+ * on the path of teams of more than two. */
+SHOAL_FN void shoal_scope_meet_peers_spread(const shoal_scope *s, shoal_team *t, bool publish, bool tags,
+                                            const char *call)
 {
   int n = t->size, me = t->my_pe;
   if (s->nthreads == 1) {
-    shoal_scope_meet_peers_as(s, t, publish, call);
+    shoal_scope_meet_peers_as(s, t, publish, tags, call);
     return;
   }
-  uint64_t *arrivals = &shoal_scope_words(t)[SHOAL_GRID_BLOCK0 + 2 * (size_t)s->lane];
+  tags = tags && shoal_scope_tags(s, t);
   uint64_t e = s->tid == 0 && n > 1 ? shoal_scope_next_meeting(s, t) : 0;
   shoal_scope_sync_lane(s);
   if (n <= 1) return;
-  bool tags = shoal_scope_tags(s, t);
   for (unsigned j = s->tid; j + 1 < (unsigned)n; j += s->nthreads) {
     int q = (me + 1 + (int)j) % n;
     if (publish) shoal_fence_system();
-    if (tags) shoal_scope_push_tag(s, t, q, arrivals[1]);   /* thread 0 wrote it before the barrier */
-    shoal_scope_arrive(t, arrivals, q, call);
+    /* Thread 0 tags every peer: it holds the number, which each thread
+     * read back from memory before its arrival (a round trip on lane 0's
+     * path) when each tagged its own peer. */
+    if (tags && j == 0)
+      for (int k = 1; k < n; k++) shoal_scope_push_tag(s, t, (me + k) % n, e);
+    shoal_scope_arrive(s, t, q, call);
   }
-  if (s->tid == 0) shoal_scope_await_peers(s, t, e, call);
+  if (s->tid == 0) shoal_scope_await_peers(s, t, e, tags, call);
 }
 
 /* The lane meets lane b of the peers: what its threads wrote before is in
@@ -539,7 +570,7 @@ SHOAL_FN void shoal_scope_enter(const shoal_scope *s, shoal_team *t, const char 
 {
   if (s->local) shoal_scope_sync_local(s, t, call);
   else if (s->nthreads == 1) shoal_scope_sync_lane(s);   /* the spread meeting begins with it */
-  shoal_scope_meet_peers_spread(s, t, !s->fresh, call);
+  shoal_scope_meet_peers_spread(s, t, !s->fresh, true, call);
   shoal_scope_sync_lane(s);
 }
 /* Every share has landed everywhere, and nobody reads my source any more:
@@ -547,7 +578,7 @@ SHOAL_FN void shoal_scope_enter(const shoal_scope *s, shoal_team *t, const char 
 SHOAL_FN void shoal_scope_leave_as(const shoal_scope *s, shoal_team *t, bool publish, const char *call)
 {
   if (s->nthreads == 1) shoal_scope_sync_lane(s);   /* the spread meeting begins with it */
-  shoal_scope_meet_peers_spread(s, t, publish, call);
+  shoal_scope_meet_peers_spread(s, t, publish, false, call);
   shoal_scope_sync(s, t, call);
 }
 SHOAL_FN void shoal_scope_leave(const shoal_scope *s, shoal_team *t, const char *call)

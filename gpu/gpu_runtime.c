@@ -38,6 +38,7 @@ static struct {
   char **peer;         /* [n_pes] peers' heaps as mapped here (host copy) */
   char **peer_dev;     /* the same table in device memory */
   shoal_team *team_dev;
+  shoal_team team_img[SHOAL_GPU_MAX_TEAMS];   /* what team_dev holds, for the kernels' plans */
   shoal_gpu_dstate img;
   pthread_mutex_t lock;
   shoal_gpu_load_fn *loaders;
@@ -184,6 +185,7 @@ static void team_to_device(const shoal_team *t)
   g.ll_span[t->slot] = g.ll_slot[t->slot] ? shoal_ll_span_max(d.pushbox_depth) : 0;
   GPU_CK("shmem_init", "copying a team to the GPU",
          shoal_gpu_v_memcpy(&g.team_dev[t->slot], &d, sizeof d));
+  g.team_img[t->slot] = d;
   g.img.team_key[t->slot] = t;
 }
 
@@ -364,6 +366,27 @@ SHOAL_API size_t shoalx_gpu_team_ll_span(shmem_team_t team)
   return g.ll_span[t->slot];
 }
 SHOAL_API int shoalx_gpu_shared(void) { return g.on && g.shared; }
+/* The grid push's plan (device/gpu_image.h): every pointer its kernel's
+ * meetings and stores need, from the host's copies of the tables. */
+SHOAL_API int shoalx_gpu_team_plan(shmem_team_t team, void *dest, shoal_gpu_plan *plan)
+{
+  const shoal_team *t = (const shoal_team *)team;
+  if (!g.on || !t || t->slot < 0 || t->slot >= g.img.n_slots || g.img.team_key[t->slot] != t) return 0;
+  if (t->my_pe < 0 || t->size > SHOAL_GPU_PLAN_PEERS || !shoalx_gpu_heap_has(dest)) return 0;
+  /* the device copy's grid words: the host's sync words' offset in the GPU heap (team_to_device) */
+  size_t sync_off = (size_t)((char *)t->sync - (char *)shoal_rt.heap_seg.base);
+  uint64_t *words = (uint64_t *)(g.base + sync_off) + SHOAL_SYNC_GRID(t->n_world);
+  memset(plan, 0, sizeof *plan);
+  plan->team = g.team_img[t->slot];
+  plan->words = words;
+  for (int q = 0; q < t->size; q++) {
+    int pe = shoal_team_world_pe(t, q);
+    plan->words_at[q] = (uint64_t *)shoal_gpu_peer(words, pe);
+    plan->dest_at[q] = (char *)shoal_gpu_peer(dest, pe);
+    if (!plan->words_at[q] || !plan->dest_at[q]) return 0;
+  }
+  return 1;
+}
 
 /* ---- host calls on GPU memory (runtime/internal.h) ----------------------- */
 bool shoal_gpu_owns(const void *addr, size_t bytes)

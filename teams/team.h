@@ -98,6 +98,19 @@ struct shoal_team {
 enum { SHOAL_TEAM_LIVE = 0x7ea1u, SHOAL_TEAM_DESTROYED = 0xdeadu };
 typedef struct shoal_team shoal_team;
 
+/* What the grid push's _on_stream kernel would otherwise look up, found
+ * by the host (shoalx_gpu_team_plan) and passed to it by value: the team's
+ * device record, my grid words (collectives/scope.h), and each member's
+ * grid words and dest as this GPU maps them.  Teams of up to
+ * SHOAL_GPU_PLAN_PEERS members, every one mapped. */
+#define SHOAL_GPU_PLAN_PEERS 8
+typedef struct shoal_gpu_plan {
+  shoal_team team;
+  uint64_t *words;
+  uint64_t *words_at[SHOAL_GPU_PLAN_PEERS];
+  char *dest_at[SHOAL_GPU_PLAN_PEERS];
+} shoal_gpu_plan;
+
 /* The one place a team PE becomes a world PE.  Every remote access a
  * collective makes goes through this, so a team index can never reach the
  * heap translation by mistake (Iris #326). */

@@ -37,13 +37,12 @@ __global__ void k_parts(unsigned long long *ts, int it)
   if (!(t->slot >= 0 && !t->gpu_proxied)) __trap();
   long long c1 = clock64();
   shoal_scope s = shoal_gpu_block_lane(true);
-  uint64_t *arrivals = &shoal_scope_words(t)[SHOAL_GRID_BLOCK0];
   uint64_t e = s.tid == 0 ? shoal_scope_next_meeting(&s, t) : 0;
   __syncthreads();
   long long c2 = clock64();
-  for (unsigned j = s.tid; j + 1 < (unsigned)n; j += s.nthreads) shoal_scope_arrive(t, arrivals, (me + 1 + (int)j) % n, "parts");
+  for (unsigned j = s.tid; j + 1 < (unsigned)n; j += s.nthreads) shoal_scope_arrive(&s, t, (me + 1 + (int)j) % n, "parts");
   long long c3 = clock64();
-  if (s.tid == 0) shoal_scope_await_peers(&s, t, e, "parts");
+  if (s.tid == 0) shoal_scope_await_peers(&s, t, e, false, "parts");
   long long c4 = clock64();
   __syncthreads();
   if (s.tid == 0) {

@@ -242,6 +242,34 @@ __device__ inline int shoal_grid_move(const char *call, int which, shmem_team_t 
   return 0;
 }
 
+/* The same push in an _on_stream kernel whose host found the team and the
+ * members' grid words and dests (shoal_gpu_plan, by value: copied from
+ * the kernel's parameters to shared memory, nothing looked up in global
+ * memory before the first meeting).  On one H200 under MPS the lookups
+ * were 3.2 of the kernel's 6.8 us at 2 PEs (bench/gpu/bench_push_parts,
+ * bench/RESULTS.md session 32). */
+__device__ inline void shoal_grid_move_planned(const char *call, int which, shoal_gpu_plan p, void *dest,
+                                               const void *src, size_t nbytes, int root)
+{
+  __shared__ shoal_team team;
+  __shared__ uint64_t *words_at[SHOAL_GPU_PLAN_PEERS];
+  __shared__ char *dest_at[SHOAL_GPU_PLAN_PEERS], *pd[SHOAL_GPU_PLAN_PEERS];
+  shoal_scope s = shoal_grid_scope(false);
+  if (s.tid == 0) {   /* fixed offsets: the parameters are read where they are, in constant memory */
+    team = p.team;
+#pragma unroll
+    for (int j = 0; j < SHOAL_GPU_PLAN_PEERS; j++) {
+      words_at[j] = p.words_at[j];
+      dest_at[j] = p.dest_at[j];
+    }
+  }
+  s.words = p.words;
+  s.words_at = words_at;
+  s.dest_at = dest_at;
+  shoal_scope_sync_lane(&s);
+  shoal_push_move(&s, &team, pd, which, dest, src, nbytes, root, call);
+}
+
 /* ---- the public grid collectives -------------------------------------------- */
 __device__ inline void shoal_grid_barrier(const char *call, shmem_team_t team)
 {

@@ -956,6 +956,13 @@ __global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) shoal_gpu_k_move_grid(
 {
   (void)shoal_grid_move("shmemx_..._on_stream", which, team, dest, src, nbytes, root, false);
 }
+template <class shoal_unused = void>
+__global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) shoal_gpu_k_move_grid_planned(int which, shoal_gpu_plan plan,
+                                                                                       void *dest, const void *src,
+                                                                                       size_t nbytes, int root)
+{
+  shoal_grid_move_planned("shmemx_..._on_stream", which, plan, dest, src, nbytes, root);
+}
 /* The grid of an _on_stream kernel: all of its blocks resident (as many
  * per SM as its registers allow), the SMs shared with the other PEs on
  * this GPU. */
@@ -1060,14 +1067,22 @@ static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_te
   bool dest_sym = shoalx_gpu_heap_has(dest);
   size_t slot = shoalx_gpu_team_ll_slot(team), span = shoalx_gpu_team_ll_span(team);
   int np = shmem_team_n_pes(team);
-  int launch = shoal_move_select_launch(which, nbytes, dest_sym, slot, span, shoal_gpu_stream_ll_max(np), np,
-                                        shoal_gpu_stream_knob(0));
+  size_t ll_max = shoal_move_ll_stream_max(shoal_gpu_stream_ll_max(np), shoalx_gpu_shared() != 0);
+  int launch = shoal_move_select_launch(which, nbytes, dest_sym, slot, span, ll_max, np, shoal_gpu_stream_knob(0));
   if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID)
     shoal_gpu_k_move_ll<true><<<shoal_gpu_ll_blocks(shoal_gpu_k_move_ll<true>, nbytes), SHOAL_GPU_LAUNCH_THREADS, 0,
                                 stream>>>(which, team, dest, src, nbytes, root);
-  else if (launch == SHOAL_REDUCE_LAUNCH_GRID)
-    shoal_gpu_k_move_grid<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid<>, SHOAL_GPU_GRID_THREADS, nbytes),
-                              SHOAL_GPU_GRID_THREADS, 0, stream>>>(which, team, dest, src, nbytes, root);
+  else if (launch == SHOAL_REDUCE_LAUNCH_GRID) {
+    /* the host's plan where it has one (a bad root: the kernel that says so) */
+    shoal_gpu_plan plan;
+    if ((which != 0 || (root >= 0 && root < np)) && shoalx_gpu_team_plan(team, dest, &plan))
+      shoal_gpu_k_move_grid_planned<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid_planned<>, SHOAL_GPU_GRID_THREADS,
+                                                              nbytes),
+                                        SHOAL_GPU_GRID_THREADS, 0, stream>>>(which, plan, dest, src, nbytes, root);
+    else
+      shoal_gpu_k_move_grid<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid<>, SHOAL_GPU_GRID_THREADS, nbytes),
+                                SHOAL_GPU_GRID_THREADS, 0, stream>>>(which, team, dest, src, nbytes, root);
+  }
   else if (launch == SHOAL_REDUCE_LAUNCH_LL)
     shoal_gpu_k_move_ll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(which, team, dest, src, nbytes, root);
   else

@@ -138,6 +138,17 @@ START_TEST(test_move_launch)
                    SHOAL_REDUCE_LAUNCH_LL);
   ck_assert_int_eq(shoal_move_select_launch(1, 1u << 20, true, 32768, 64, SHOAL_GPU_LL_STREAM_MAX, 2, 0),
                    SHOAL_REDUCE_LAUNCH_GRID);
+  /* PEs sharing a GPU: LL's kernel up to SHOAL_GPU_LL_SHARED_MOVE_MAX per
+   * pair, the grid push beyond (session 32); each PE its own GPU: the bound
+   * as it was */
+  size_t shared_max = shoal_move_ll_stream_max(shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, 2, true), true);
+  ck_assert_uint_eq(shared_max, SHOAL_GPU_LL_SHARED_MOVE_MAX);
+  ck_assert_uint_eq(shoal_move_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, false), SHOAL_GPU_LL_STREAM_MAX);
+  ck_assert_uint_eq(shoal_move_ll_stream_max(4096, true), 4096);
+  ck_assert_int_eq(shoal_move_select_launch(1, 131072, true, 32768, 16, shared_max, 2, 0), SHOAL_REDUCE_LAUNCH_LL_GRID);
+  ck_assert_int_eq(shoal_move_select_launch(2, 131072, true, 32768, 16, shared_max, 2, 0), SHOAL_REDUCE_LAUNCH_LL_GRID);
+  ck_assert_int_eq(shoal_move_select_launch(1, 262144, true, 32768, 64, shared_max, 2, 0), SHOAL_REDUCE_LAUNCH_GRID);
+  ck_assert_int_eq(shoal_move_select_launch(2, 262144, true, 32768, 64, shared_max, 2, 0), SHOAL_REDUCE_LAUNCH_GRID);
   /* the cases measured: fcollect and broadcast LL for 8 KB per member at 2
    * PEs, the push kernel for 16 KB (which the slot would carry) and 32 KB;
    * alltoall LL up to 4 KB */
