@@ -614,6 +614,54 @@ int main(void)
     shmem_free(bs);
   }
 
+  step(me, "_on_stream movers on split teams at the grid push's sizes");
+  /* The grid push's kernel takes the team's record and each member's grid
+   * words and dest from the host (shoal_gpu_plan): on the copy of world
+   * and on the strided teams (world PEs 2 j or 2 j + 1, words of their
+   * own; at 3 PEs the odd team has one member), 1 MB + 16 a member.  A
+   * broadcast writes one block: the others keep their poison. */
+  {
+    const size_t nb = (1u << 20) + 16;
+    char *bs = (char *)shmem_malloc(nb * np), *bd = (char *)shmem_malloc(nb * np);
+    unsigned char *hb = (unsigned char *)malloc(nb * np);
+    cudaStream_t s;
+    GT_CUDA(cudaStreamCreate(&s));
+    const char *names[3] = {"fcollectmem", "alltoallmem", "broadcastmem"};
+    for (int k = 0; k < 2; k++) {
+      shmem_team_t team = k ? mine : dup;
+      int tn = shmem_team_n_pes(team), tme = shmem_team_my_pe(team), root = tn - 1;
+      for (int which = 1; which <= 3; which++) {
+        unsigned salt = 90 + 3 * (unsigned)k + (unsigned)which;
+        for (size_t i = 0; i < nb * tn; i++) hb[i] = (unsigned char)gt_val(gt_seed, tme, i, salt);
+        GT_CUDA(cudaMemcpy(bs, hb, nb * tn, cudaMemcpyHostToDevice));
+        GT_CUDA(cudaMemset(bd, 0x11, nb * tn));
+        GT_CUDA(cudaDeviceSynchronize());
+        shmem_barrier_all();
+        if (which == 1) shmemx_fcollectmem_on_stream(team, bd, bs, nb, s);
+        else if (which == 2) shmemx_alltoallmem_on_stream(team, bd, bs, nb, s);
+        else shmemx_broadcastmem_on_stream(team, bd, bs, nb, root, s);
+        GT_CUDA(cudaStreamSynchronize(s));
+        GT_CUDA(cudaMemcpy(hb, bd, nb * tn, cudaMemcpyDeviceToHost));
+        size_t bad = 0;
+        for (int p = 0; p < tn; p++)
+          for (size_t i = 0; i < nb; i++) {
+            unsigned char want = which == 1   ? (unsigned char)gt_val(gt_seed, p, i, salt)
+                                 : which == 2 ? (unsigned char)gt_val(gt_seed, p, (size_t)tme * nb + i, salt)
+                                 : p == 0     ? (unsigned char)gt_val(gt_seed, root, i, salt)
+                                              : (unsigned char)0x11;
+            bad += hb[(size_t)p * nb + i] != want;
+          }
+        GT_CHECK(bad == 0, "%s_on_stream on the %s team (%d members), %zu bytes a member: %zu wrong bytes",
+                 names[which - 1], k ? "strided" : "copied world", tn, nb, bad);
+      }
+    }
+    GT_CUDA(cudaStreamDestroy(s));
+    free(hb);
+    shmem_barrier_all();
+    shmem_free(bd);
+    shmem_free(bs);
+  }
+
   step(me, "graph replays");
   /* A captured graph: fill (from a device-side round) -> barrier ->
    * all-reduce on the stream -> check -> next round; replayed with no
