@@ -366,7 +366,7 @@ SHOAL_API size_t shoalx_gpu_team_ll_span(shmem_team_t team)
   return g.ll_span[t->slot];
 }
 SHOAL_API int shoalx_gpu_shared(void) { return g.on && g.shared; }
-/* The grid push's plan (device/gpu_image.h): every pointer its kernel's
+/* The grid push's plan (teams/team.h): every pointer its kernel's
  * meetings and stores need, from the host's copies of the tables. */
 SHOAL_API int shoalx_gpu_team_plan(shmem_team_t team, void *dest, shoal_gpu_plan *plan)
 {
