@@ -201,7 +201,7 @@ SHOAL_FN void shoal_reduce_ring_scope(const shoal_scope *s, shoal_team *t, const
       shoal_scope_sync_lane(s);
       if (s->tid == 0) {
         if (!fin) {
-          shoal_fence_system();
+          shoal_scope_publish(t);
           (void)shoal_fetch_add(rring, 1);
         }
         if (want > waited) {

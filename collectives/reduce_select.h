@@ -458,7 +458,8 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
 /* The _on_stream data movers (fcollect, alltoall, broadcast; bytes: each
  * member's block): the kernel the host launches.  The grid kernel from
  * SHOAL_GPU_MOVE_GRID_MIN (grid_min: the host's override) into a dest in
- * the GPU heap; below, one block: LL's kernel, whose every thread polls a
+ * the GPU heap, from SHOAL_GPU_LL_STREAM_MOVE_MIN for a block that is not
+ * whole words; below, one block: LL's kernel, whose every thread polls a
  * few words, where LL carries the block (ll_slot: the team's LL slot, 0
  * where LL cannot run), else the push's kernel of fewer threads, which
  * keep their state in registers (gpu_x.h: SHOAL_GPU_PUSH_THREADS).  LL's
@@ -469,7 +470,10 @@ SHOAL_SELECT_FN int shoal_move_select_launch(int which, size_t bytes, bool dest_
                                              size_t ll_span, size_t ll_stream_max, int team_size,
                                              size_t grid_min)
 {
-  bool grid = bytes >= (grid_min ? grid_min : SHOAL_GPU_MOVE_GRID_MIN) && dest_sym;
+  /* A block that is not whole 4-byte words takes no LL: from where LL's
+   * grid kernel would start, the grid push instead of one block */
+  size_t min = grid_min ? grid_min : shoal_ll_words(bytes) ? SHOAL_GPU_MOVE_GRID_MIN : SHOAL_GPU_LL_STREAM_MOVE_MIN;
+  bool grid = bytes >= min && dest_sym;
   bool ll_block = shoal_move_ll_fits(which, ll_slot, 1, team_size, bytes);
   if (!grid && ll_block) return SHOAL_REDUCE_LAUNCH_LL;
   /* LL's grid kernel (any dest), where a block's LL does not fit and

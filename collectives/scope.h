@@ -29,13 +29,12 @@ typedef struct shoal_scope {
   int local;                /* the lanes of this PE meet at entry and exit */
   int fresh;                /* the lane's kernel began with this call (an _on_stream kernel) */
   /* Where an _on_stream kernel's host found them (<shoal/gpu_x.h>,
-   * shoal_gpu_plan), else NULL and looked up in the kernel: my grid words
-   * (shoal_scope_words), team PE q's as mapped here, and team PE q's dest
-   * (words_at[q] and dest_at[q]).  Each lookup is a chain of dependent
-   * loads on the path of a small call: 3.2 us of a 6.8 us grid push on
-   * one H200 under MPS (bench/gpu/bench_push_parts, bench/RESULTS.md
+   * shoal_gpu_plan), else NULL and looked up in the kernel: team PE q's
+   * grid words as mapped here, and team PE q's dest (words_at[q] and
+   * dest_at[q]).  Each lookup is a chain of dependent loads on the path
+   * of a small call: with the team's own, 3.2 us of a 6.8 us grid push
+   * on one H200 under MPS (bench/gpu/bench_push_parts, bench/RESULTS.md
    * session 32). */
-  uint64_t *words;
   uint64_t *const *words_at;
   char *const *dest_at;
 } shoal_scope;
@@ -49,7 +48,6 @@ SHOAL_FN shoal_scope shoal_scope_make(unsigned tid, unsigned nthreads, unsigned 
   s.nlanes = nlanes;
   s.local = local;
   s.fresh = 0;
-  s.words = NULL;
   s.words_at = NULL;
   s.dest_at = NULL;
   return s;
@@ -347,11 +345,6 @@ SHOAL_FN void shoal_scope_scatter(const shoal_scope *s, char *const *dst, int np
 
 /* ---- meetings, the same on every target ----------------------------------- */
 SHOAL_FN uint64_t *shoal_scope_words(const shoal_team *t) { return t->sync + SHOAL_SYNC_GRID(t->n_world); }
-/* The same, where the host found them for the lane's kernel. */
-SHOAL_FN uint64_t *shoal_scope_my_words(const shoal_scope *s, const shoal_team *t)
-{
-  return s->words ? s->words : shoal_scope_words(t);
-}
 /* Team PE q's grid words as mapped here, or NULL. */
 SHOAL_FN uint64_t *shoal_scope_peer_words(const shoal_scope *s, const shoal_team *t, int q)
 {
@@ -469,7 +462,7 @@ SHOAL_FN void shoal_scope_push_tag(const shoal_scope *s, shoal_team *t, int q, u
 /* Thread 0 of lane b, after its own arrivals at meeting e: the peers'. */
 SHOAL_FN void shoal_scope_await_peers(const shoal_scope *s, shoal_team *t, uint64_t e, bool tags, const char *call)
 {
-  uint64_t *g = shoal_scope_my_words(s, t);
+  uint64_t *g = shoal_scope_words(t);
   /* The wait's load is an acquire at system scope: what the peers wrote
    * before they arrived is ordered before what this thread does next, and
    * the lane's barrier after it carries that to its other threads (no
@@ -488,14 +481,35 @@ SHOAL_FN void shoal_scope_await_peers(const shoal_scope *s, shoal_team *t, uint6
 /* Thread 0 of lane b: the lane's next meeting number. */
 SHOAL_FN uint64_t shoal_scope_next_meeting(const shoal_scope *s, shoal_team *t)
 {
-  uint64_t *arrivals = &shoal_scope_my_words(s, t)[SHOAL_GRID_BLOCK0 + 2 * (size_t)s->lane];
+  uint64_t *arrivals = &shoal_scope_words(t)[SHOAL_GRID_BLOCK0 + 2 * (size_t)s->lane];
   uint64_t e = arrivals[1] + 1;   /* only thread 0 of the lane writes it */
   arrivals[1] = e;
   return e;
 }
 
+/* What this thread and (through the lane's barrier) its lane wrote
+ * reaches the peers before what it writes next (its arrivals): at the
+ * GPU's scope where every member runs on this GPU (several PEs under MPS:
+ * the stores and the peers' loads meet in its L2), else at the system's.
+ * The system fence waits longer for the stores to be acknowledged: 2.1
+ * against 0.9 us after a grid push's last stores at 4 PEs on one H200
+ * (bench/RESULTS.md session 32).  SHOAL_GPU_FENCE=system keeps the
+ * system's everywhere.  The CPU's is its one fence. */
+SHOAL_FN void shoal_scope_publish(const shoal_team *t)
+{
+#if SHOAL_TARGET_GPU
+  if (t->gpu_local) {
+    shoal_scope_fence_local();
+    return;
+  }
+#else
+  (void)t;
+#endif
+  shoal_fence_system();
+}
+
 /* Thread 0 of lane b: meet lane b of every other member.  publish: what
- * the lane wrote before must reach the peers first (a system fence).
+ * the lane wrote before must reach the peers first (shoal_scope_publish).
  * tags: lane 0 tags the meeting and checks the peers' tags (a call's
  * first meeting: a grid that differs is found there; its last one skips
  * them, a load before lane 0's arrivals and one after its wait). */
@@ -506,7 +520,7 @@ SHOAL_FN void shoal_scope_meet_peers_as(const shoal_scope *s, shoal_team *t, boo
   if (n <= 1) return;
   uint64_t e = shoal_scope_next_meeting(s, t);
   tags = tags && shoal_scope_tags(s, t);
-  if (publish) shoal_fence_system();
+  if (publish) shoal_scope_publish(t);
   for (int k = 1; k < n; k++) {
     if (tags) shoal_scope_push_tag(s, t, (me + k) % n, e);
     shoal_scope_arrive(s, t, (me + k) % n, call);
@@ -539,7 +553,7 @@ SHOAL_FN void shoal_scope_meet_peers_spread(const shoal_scope *s, shoal_team *t,
   if (n <= 1) return;
   for (unsigned j = s->tid; j + 1 < (unsigned)n; j += s->nthreads) {
     int q = (me + 1 + (int)j) % n;
-    if (publish) shoal_fence_system();
+    if (publish) shoal_scope_publish(t);
     /* Thread 0 tags every peer: it holds the number, which each thread
      * read back from memory before its arrival (a round trip on lane 0's
      * path) when each tagged its own peer. */

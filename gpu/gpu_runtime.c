@@ -35,6 +35,7 @@ static struct {
   size_t ll_slot[SHOAL_GPU_MAX_TEAMS];   /* each device team's LL slot (shoalx_gpu_team_ll_slot) */
   size_t ll_span[SHOAL_GPU_MAX_TEAMS];   /* and the most slots an LL call may take (shoalx_gpu_team_ll_span) */
   int shared;          /* some GPU runs two or more PEs (shoalx_gpu_shared) */
+  unsigned char *mine; /* [n_pes] 1: that PE runs on this GPU (team_to_device: gpu_local) */
   char **peer;         /* [n_pes] peers' heaps as mapped here (host copy) */
   char **peer_dev;     /* the same table in device memory */
   shoal_team *team_dev;
@@ -152,8 +153,11 @@ static void team_to_device(const shoal_team *t)
   /* Mapping is per node, so every member of a team that spans nodes sees
    * an unmapped member: all of them take the same (proxied) path. */
   d.gpu_proxied = 0;
-  for (int i = 0; i < t->size; i++)
+  d.gpu_local = !shoal_rt.env.gpu_fence_system;
+  for (int i = 0; i < t->size; i++) {
     if (!g.peer[shoal_team_world_pe(t, i)]) d.gpu_proxied = 1;
+    if (!g.mine[shoal_team_world_pe(t, i)]) d.gpu_local = 0;
+  }
   /* Kernels' LL collectives carry up to half a slot per pair in a block,
    * up to half a sender's ring in a grid (collectives/ll.h).  A box of
    * its own per team, larger than the team scratch's pushbox: slots that
@@ -250,6 +254,10 @@ int shoal_gpu_init(void)
   for (int i = 0; i < n; i++) places[i] = (gpu_place){shoal_rt.boot.node_of[i], cards[i].bus};
   g.shared = gpu_places_shared(places, n);
   free(places);
+  g.mine = calloc((size_t)n, 1);
+  if (!g.mine) shoal_error(call, "out of memory");
+  for (int i = 0; i < n; i++)
+    g.mine[i] = shoal_rt.boot.node_of[i] == shoal_rt.boot.node_id && !strcmp(cards[i].bus, mine.bus);
   for (int i = 0; i < n; i++) {
     if (i == me) { g.peer[i] = g.base; continue; }
     if (shoal_rt.boot.node_of[i] != shoal_rt.boot.node_id) continue;   /* not reachable yet */
@@ -334,8 +342,10 @@ void shoal_gpu_fini(void)
   shoal_gpu_v_free(g.team_dev);
   shoal_gpu_v_free(g.base);
   free(g.peer);
+  free(g.mine);
   memset(&g.img, 0, sizeof g.img);
   g.peer = NULL;
+  g.mine = NULL;
   g.base = NULL;
 }
 
@@ -366,19 +376,27 @@ SHOAL_API size_t shoalx_gpu_team_ll_span(shmem_team_t team)
   return g.ll_span[t->slot];
 }
 SHOAL_API int shoalx_gpu_shared(void) { return g.on && g.shared; }
+/* The kernels' record of team as team_to_device copied it to the GPU, for
+ * LL's _on_stream kernels, which take it by value. */
+SHOAL_API int shoalx_gpu_team_record(shmem_team_t team, shoal_team *rec)
+{
+  const shoal_team *t = (const shoal_team *)team;
+  if (!g.on || !t || t->slot < 0 || t->slot >= g.img.n_slots || g.img.team_key[t->slot] != t || t->my_pe < 0)
+    return 0;
+  *rec = g.team_img[t->slot];
+  return 1;
+}
 /* The grid push's plan (teams/team.h): every pointer its kernel's
  * meetings and stores need, from the host's copies of the tables. */
 SHOAL_API int shoalx_gpu_team_plan(shmem_team_t team, void *dest, shoal_gpu_plan *plan)
 {
   const shoal_team *t = (const shoal_team *)team;
-  if (!g.on || !t || t->slot < 0 || t->slot >= g.img.n_slots || g.img.team_key[t->slot] != t) return 0;
-  if (t->my_pe < 0 || t->size > SHOAL_GPU_PLAN_PEERS || !shoalx_gpu_heap_has(dest)) return 0;
-  /* the device copy's grid words: the host's sync words' offset in the GPU heap (team_to_device) */
-  size_t sync_off = (size_t)((char *)t->sync - (char *)shoal_rt.heap_seg.base);
-  uint64_t *words = (uint64_t *)(g.base + sync_off) + SHOAL_SYNC_GRID(t->n_world);
   memset(plan, 0, sizeof *plan);
-  plan->team = g.team_img[t->slot];
-  plan->words = words;
+  if (!shoalx_gpu_team_record(team, &plan->team) || plan->team.gpu_proxied || t->size > SHOAL_GPU_PLAN_PEERS ||
+      !shoalx_gpu_heap_has(dest))
+    return 0;
+  /* the device record's grid words (team_to_device put its sync words in the GPU heap) */
+  uint64_t *words = plan->team.sync + SHOAL_SYNC_GRID(t->n_world);
   for (int q = 0; q < t->size; q++) {
     int pe = shoal_team_world_pe(t, q);
     plan->words_at[q] = (uint64_t *)shoal_gpu_peer(words, pe);

@@ -44,6 +44,10 @@ const shoal_env_var shoal_env_vars[] = {
      "all-reduce 1 MB); a deeper ring returns credits less often and lets a call of several slots "
      "go without waiting for them (0: the team scratch's pushbox, a 32nd of SHOAL_TEAM_SCRATCH per "
      "member: less)"},
+    {"SHOAL_GPU_FENCE", "auto",
+     "GPU builds: auto: the kernels' collectives on a team whose members all run on one GPU "
+     "(several PEs under MPS) order their stores before a meeting at the GPU's scope, elsewhere "
+     "at the system's; system: always at the system's"},
     {"SHOAL_GPU_STREAM_GRID_MIN", "auto",
      "GPU _on_stream collectives: bytes (per member) from which one kernel over many blocks runs "
      "instead of one block (auto: 128K for fcollect, alltoall and broadcast, 256K for reductions; "
@@ -210,4 +214,6 @@ void shoal_env_load(shoal_env *env)
   env->bootstrap_timeout = int_var("SHOAL_BOOTSTRAP_TIMEOUT", 1, 1 << 20);
   env->wait_timeout = seconds_var("SHOAL_WAIT_TIMEOUT");
   env->gpu_amo_linger = seconds_var("SHOAL_GPU_AMO_LINGER");
+  static const char *const fences[] = {"auto", "system", NULL};
+  env->gpu_fence_system = !strcmp(choice_var("SHOAL_GPU_FENCE", fences), "system");
 }

@@ -69,6 +69,8 @@ struct shoal_team {
   int slot;                  /* which sync/scratch area of the heap, -1: active set */
   int all_mapped;            /* every member reachable by load/store */
   int n_world;               /* world PEs: the channel arrays' length */
+  int gpu_local;             /* kernels' copy: every member runs on this very GPU (several PEs
+                                under MPS), so the meetings fence at the GPU's scope */
   uint64_t *sync;            /* this team's sync words (symmetric) */
   uint64_t *chan;            /* this team's channel bank (symmetric) */
   char *scratch;             /* symmetric scratch for collectives (NULL: none) */
@@ -100,13 +102,12 @@ typedef struct shoal_team shoal_team;
 
 /* What the grid push's _on_stream kernel would otherwise look up, found
  * by the host (shoalx_gpu_team_plan) and passed to it by value: the team's
- * device record, my grid words (collectives/scope.h), and each member's
- * grid words and dest as this GPU maps them.  Teams of up to
- * SHOAL_GPU_PLAN_PEERS members, every one mapped. */
+ * device record, and each member's grid words (collectives/scope.h) and
+ * dest as this GPU maps them.  Teams of up to SHOAL_GPU_PLAN_PEERS
+ * members, every one mapped. */
 #define SHOAL_GPU_PLAN_PEERS 8
 typedef struct shoal_gpu_plan {
   shoal_team team;
-  uint64_t *words;
   uint64_t *words_at[SHOAL_GPU_PLAN_PEERS];
   char *dest_at[SHOAL_GPU_PLAN_PEERS];
 } shoal_gpu_plan;

@@ -15,6 +15,9 @@
  * against the first, how long each meeting waits after the last
  * arrival).  Prints us per call of each, and for parts the median ns of
  * each step over the blocks and calls.
+ * BENCH_EXACT=1 keeps each size as given (else whole 16-byte vectors a
+ * member): blocks that are not whole words take neither LL nor the
+ * vector copies.
  *   bench_push_parts [iters (default 1000)] [dest bytes per PE ...] */
 #include <string.h>
 #include <stdint.h>
@@ -193,7 +196,11 @@ int main(int argc, char **argv)
   std::vector<size_t> sizes;
   for (int a = 2; a < argc; a++) sizes.push_back(strtoull(argv[a], 0, 0));
   if (sizes.empty()) sizes = {256u << 10, 512u << 10, 1u << 20, 4u << 20};
-  for (size_t &b : sizes) b -= b % (16 * (size_t)np);   /* whole vectors a member, as bench_grid's floats */
+  /* whole vectors a member, as bench_grid's floats; BENCH_EXACT=1: the
+   * sizes as given (a member's block of any byte count) */
+  const char *exact = getenv("BENCH_EXACT");
+  if (!exact || strcmp(exact, "1"))
+    for (size_t &b : sizes) b -= b % (16 * (size_t)np);
   const char *dump = getenv("BENCH_DUMP");
   cudaStream_t st;
   CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));

@@ -40,6 +40,9 @@ size_t shoalx_gpu_team_ll_span(shmem_team_t team);
 /* 1 where some GPU of the job runs two or more PEs (MPS), else 0: the
  * _on_stream LL bound differs (collectives/reduce_select.h). */
 int shoalx_gpu_shared(void);
+/* Copies team's record as the kernels hold it to *rec and returns 1; 0
+ * for a team the kernels do not know (or of which this PE is no member). */
+int shoalx_gpu_team_record(shmem_team_t team, shoal_team *rec);
 /* Fills *plan for an _on_stream grid push on team into dest and returns 1;
  * 0 where the kernel must look them up itself (an unknown team, more than
  * SHOAL_GPU_PLAN_PEERS members, a member not mapped, dest not in the GPU

@@ -263,7 +263,6 @@ __device__ inline void shoal_grid_move_planned(const char *call, int which, shoa
       dest_at[j] = p.dest_at[j];
     }
   }
-  s.words = p.words;
   s.words_at = words_at;
   s.dest_at = dest_at;
   shoal_scope_sync_lane(&s);

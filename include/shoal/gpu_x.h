@@ -551,7 +551,8 @@ SHOAL_COLD_FN void shoal_gpu_scatter_overlap_fail(const char *call, const void *
            SHOAL_STATE->my_pe, call, dest, src);
   shoal_gpu_trap();
 }
-__device__ inline bool shoal_gpu_scatter_overlaps(const void *dest, size_t dbytes, const void *src, size_t sbytes)
+__host__ __device__ inline bool shoal_gpu_scatter_overlaps(const void *dest, size_t dbytes, const void *src,
+                                                           size_t sbytes)
 {
   const char *d = (const char *)dest, *s = (const char *)src;
   return dbytes && d < s + sbytes && s < d + dbytes;
@@ -582,11 +583,6 @@ template <bool GRID>
 __device__ inline shoal_scope shoal_gpu_ll_scope(void)
 {
   return GRID ? shoal_grid_scope(false) : shoal_gpu_block_lane();
-}
-template <bool GRID>
-__device__ inline size_t shoal_gpu_ll_span(const shoal_team *t)
-{
-  return GRID ? shoal_ll_span_max(t->pushbox_depth) : 1;
 }
 /* All-reduce of 4- and 8-byte types (collectives/reduce_select.h:
  * shoal_reduce_ll_fits).  dest may be src (checked by the caller: or
@@ -869,62 +865,46 @@ __global__ void __launch_bounds__(THREADS) shoal_gpu_k_coll(int which, shmem_tea
 }
 
 /* The kernels the host launches where it expects LL (collectives/
- * reduce_select.h: SHOAL_REDUCE_LAUNCH_LL): LL alone, in registers.  With
- * every algorithm inlined, the one-block kernels spill (ptxas, sm_90:
- * k_coll 152 / 288 bytes of spill stores / loads at 1024 threads, the
- * float sum k_reduce 232 / 548), where LL alone takes 55 registers and
- * none: LL calls 2-6% faster on an H200 (bench/RESULTS.md, session 15).
- * The host's launch and the kernel's choice rest on the same sizes, slot
- * and SHOAL_ALLREDUCE, so they agree (tests/unit/test_reduce_select).
- * The kernels report bad input as the one-block kernels do; they carry no
- * other algorithm (a copy of the one-block body per type and op cost nvcc
- * 27 s more each, on a 41 s unit), so a disagreement, which a Shoal bug
- * alone could cause, stops the kernel with a message. */
-SHOAL_COLD_FN void shoal_gpu_launch_mismatch(const char *call, bool say)
-{
-  if (say)
-    printf("shoal: PE %d: internal error: %s: the host launched the LL kernel where the kernel does not take LL\n",
-           SHOAL_STATE->my_pe, call);
-  shoal_gpu_trap();
-}
-/* GRID: LL's kernel over several blocks (SHOAL_REDUCE_LAUNCH_LL_GRID), else one. */
+ * reduce_select.h: SHOAL_REDUCE_LAUNCH_LL and _LL_GRID): LL alone, in
+ * registers.  With every algorithm inlined, the one-block kernels spill
+ * (ptxas, sm_90: k_coll 152 / 288 bytes of spill stores / loads at 1024
+ * threads, the float sum k_reduce 232 / 548), where LL alone takes 55
+ * registers and none: LL calls 2-6% faster on an H200 (bench/RESULTS.md,
+ * session 15).
+ * They take the team's device record by value from the host
+ * (shoalx_gpu_team_record), copied to shared memory, and the host made
+ * their checks: the team is known here, and LL fits it
+ * (shoal_move_select_launch and shoal_reduce_select chose LL from the
+ * slot and span that team_to_device derived from this very record, as
+ * the kernels' own choice does: tests/unit/test_reduce_select); a
+ * broadcast's root is a member; a reduction's buffers do not overlap.
+ * Input that fails them goes to the one-block kernels, which report it.
+ * Looked up and checked in the kernel, before any word moved, they took
+ * 5-11% of a call at 2-4 PEs on one H200 under MPS (bench/RESULTS.md
+ * sessions 32-33).  GRID: LL's kernel over several blocks, else one. */
 template <bool GRID = false>
-__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(int which, shmem_team_t team,
+__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(int which, shoal_team rec,
                                                                                void *dest, const void *src,
                                                                                size_t n, int root)
 {
-  const char *call = which == 0 ? "shmemx_broadcastmem_on_stream"
-                     : which == 1 ? "shmemx_fcollectmem_on_stream" : "shmemx_alltoallmem_on_stream";
-  shoal_team *t = shoal_gpu_team_or_fail(call, team);
-  if (which == 0 && SHOAL_UNLIKELY(root < 0 || root >= t->size))
-    shoal_gpu_root_fail(call, root, t->size, shoal_gpu_block_tid() == 0);
-  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t) ||
-                     !shoal_move_ll_fits_stream(which, shoal_ll_slot(t), shoal_gpu_ll_span<GRID>(t), t->size, n)))
-    shoal_gpu_launch_mismatch(call, shoal_gpu_block_tid() == 0);
+  __shared__ shoal_team team;
+  if (shoal_gpu_block_tid() == 0) team = rec;
+  __syncthreads();
   /* which a constant in each call: each inlined copy is specialized */
-  if (which == 0) shoal_gpu_move_ll<GRID>("shmemx_broadcastmem_on_stream", 0, t, dest, src, n, root);
-  else if (which == 1) shoal_gpu_move_ll<GRID>("shmemx_fcollectmem_on_stream", 1, t, dest, src, n, 0);
-  else shoal_gpu_move_ll<GRID>("shmemx_alltoallmem_on_stream", 2, t, dest, src, n, 0);
+  if (which == 0) shoal_gpu_move_ll<GRID>("shmemx_broadcastmem_on_stream", 0, &team, dest, src, n, root);
+  else if (which == 1) shoal_gpu_move_ll<GRID>("shmemx_fcollectmem_on_stream", 1, &team, dest, src, n, 0);
+  else shoal_gpu_move_ll<GRID>("shmemx_alltoallmem_on_stream", 2, &team, dest, src, n, 0);
 }
 template <class T, class OP, bool GRID = false>
-__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_ll(shmem_team_t team, T *dest,
+__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_ll(shoal_team rec, T *dest,
                                                                                  const T *src, size_t n,
                                                                                  int scatter)
 {
-  shoal_team *t = shoal_gpu_team_or_fail("shmemx_..._reduce_on_stream", team);
-  bool overlap = shoal_gpu_reduce_overlaps(t, scatter != 0, dest, src, n * sizeof(T));   /* the body's checks */
-  if (SHOAL_LIKELY(!overlap && !shoal_gpu_team_proxied(t)) &&
-      shoal_gpu_reduce_pick_block(t, SHOAL_AT_BLOCK, scatter != 0, dest, src, n, sizeof(T), true,
-                                  shoal_gpu_ll_span<GRID>(t)) == SHOAL_REDUCE_LL) {
-    if (scatter) shoal_gpu_reduce_scatter_ll<T, OP, GRID>("shmemx_..._reduce_scatter_on_stream", t, dest, src, n);
-    else shoal_gpu_reduce_ll<T, OP, GRID>("shmemx_..._reduce_on_stream", t, dest, src, n);
-    return;
-  }
-  const char *call = scatter ? "shmemx_..._reduce_scatter_on_stream" : "shmemx_..._reduce_on_stream";
-  bool say = shoal_gpu_block_tid() == 0;
-  if (!overlap) shoal_gpu_launch_mismatch(call, say);
-  else if (scatter) shoal_gpu_scatter_overlap_fail(call, dest, src, say);
-  else shoal_gpu_overlap_fail(call, dest, src, say);
+  __shared__ shoal_team team;
+  if (shoal_gpu_block_tid() == 0) team = rec;
+  __syncthreads();
+  if (scatter) shoal_gpu_reduce_scatter_ll<T, OP, GRID>("shmemx_..._reduce_scatter_on_stream", &team, dest, src, n);
+  else shoal_gpu_reduce_ll<T, OP, GRID>("shmemx_..._reduce_on_stream", &team, dest, src, n);
 }
 template <class shoal_unused = void>
 __global__ void shoal_gpu_k_signal(uint64_t *sig, uint64_t v, int op, int pe)
@@ -1069,13 +1049,19 @@ static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_te
   int np = shmem_team_n_pes(team);
   size_t ll_max = shoal_move_ll_stream_max(shoal_gpu_stream_ll_max(np), shoalx_gpu_shared() != 0);
   int launch = shoal_move_select_launch(which, nbytes, dest_sym, slot, span, ll_max, np, shoal_gpu_stream_knob(0));
+  /* LL's kernels take the team's record from the host, which checks the
+   * root for them (a bad one, an unknown team: the one-block kernel, which
+   * says so); the grid push the host's plan where it has one */
+  bool root_ok = which != 0 || (root >= 0 && root < np);
+  shoal_gpu_plan plan;
+  if ((launch == SHOAL_REDUCE_LAUNCH_LL || launch == SHOAL_REDUCE_LAUNCH_LL_GRID) &&
+      (!root_ok || !shoalx_gpu_team_record(team, &plan.team)))
+    launch = SHOAL_REDUCE_LAUNCH_BLOCK;
   if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID)
     shoal_gpu_k_move_ll<true><<<shoal_gpu_ll_blocks(shoal_gpu_k_move_ll<true>, nbytes), SHOAL_GPU_LAUNCH_THREADS, 0,
-                                stream>>>(which, team, dest, src, nbytes, root);
+                                stream>>>(which, plan.team, dest, src, nbytes, root);
   else if (launch == SHOAL_REDUCE_LAUNCH_GRID) {
-    /* the host's plan where it has one (a bad root: the kernel that says so) */
-    shoal_gpu_plan plan;
-    if ((which != 0 || (root >= 0 && root < np)) && shoalx_gpu_team_plan(team, dest, &plan))
+    if (root_ok && shoalx_gpu_team_plan(team, dest, &plan))
       shoal_gpu_k_move_grid_planned<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid_planned<>, SHOAL_GPU_GRID_THREADS,
                                                               nbytes),
                                         SHOAL_GPU_GRID_THREADS, 0, stream>>>(which, plan, dest, src, nbytes, root);
@@ -1084,7 +1070,7 @@ static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_te
                                 SHOAL_GPU_GRID_THREADS, 0, stream>>>(which, team, dest, src, nbytes, root);
   }
   else if (launch == SHOAL_REDUCE_LAUNCH_LL)
-    shoal_gpu_k_move_ll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(which, team, dest, src, nbytes, root);
+    shoal_gpu_k_move_ll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(which, plan.team, dest, src, nbytes, root);
   else
     shoal_gpu_k_coll<SHOAL_GPU_PUSH_THREADS><<<1, SHOAL_GPU_PUSH_THREADS, 0, stream>>>(which, team, dest, src,
                                                                                      nbytes, root);
@@ -1135,9 +1121,17 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
   a.src_sym = sb && shoalx_gpu_heap_has(src) && shoalx_gpu_heap_has(s + sb - 1) &&
               (d == s || d + db <= s || s + sb <= d);
   int launch = shoal_reduce_select(&a);
+  /* LL's kernels take the team's record from the host, which checks the
+   * buffers for them (overlapping ones, an unknown team: the one-block
+   * kernel, which says so) */
+  shoal_team rec;
+  if ((launch == SHOAL_REDUCE_LAUNCH_LL || launch == SHOAL_REDUCE_LAUNCH_LL_GRID) &&
+      ((scatter ? shoal_gpu_scatter_overlaps(dest, db, src, sb) : d != s && shoal_gpu_scatter_overlaps(d, db, s, db)) ||
+       !shoalx_gpu_team_record(team, &rec)))
+    launch = SHOAL_REDUCE_LAUNCH_BLOCK;
   if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID) {
     int blocks = shoal_gpu_ll_blocks(shoal_gpu_k_reduce_ll<T, OP, true>, nreduce * sizeof(T));
-    shoal_gpu_k_reduce_ll<T, OP, true><<<blocks, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce,
+    shoal_gpu_k_reduce_ll<T, OP, true><<<blocks, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(rec, dest, src, nreduce,
                                                                                       scatter);
   } else if (launch == SHOAL_REDUCE_LAUNCH_GRID && scatter) {
     shoal_gpu_k_reduce_grid<T, OP, true><<<shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP, true>,
@@ -1149,7 +1143,7 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
                                             SHOAL_GPU_ALLREDUCE_GRID_THREADS, 0, stream>>>(team, dest, src,
                                                                                           nreduce);
   } else if (launch == SHOAL_REDUCE_LAUNCH_LL) {
-    shoal_gpu_k_reduce_ll<T, OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce, scatter);
+    shoal_gpu_k_reduce_ll<T, OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(rec, dest, src, nreduce, scatter);
   } else {
     shoal_gpu_k_reduce<T, OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce, scatter);
   }

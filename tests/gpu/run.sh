@@ -62,6 +62,7 @@ build test_rcoll $T/test_rcoll.cu &
 build test_hier $T/test_hier.cu &
 build test_grid $T/test_grid.cu &
 build test_watchdog $T/test_watchdog.cu &
+build test_badarg $T/test_badarg.cu &
 # The host API on GPU memory from plain C: no GPU compiler, no GPU headers.
 echo "  CC       test_host"
 rm -f "$O/test_host.FAILED"
@@ -156,6 +157,22 @@ for np in $(want local && echo $nps); do
       if launch "$np" "$O/test_grid" $m > "$O/test_grid.$m.log" 2>&1 ||
          ! grep -q "error: shmemx_.*_grid: .*grid" "$O/test_grid.$m.log"; then
         cat "$O/test_grid.$m.log"; echo "FAIL: test_grid $m with $np PEs"; status=1
+      fi
+    done
+    # bad arguments to the _on_stream collectives, at sizes that LL's
+    # kernels (whose host checks for them) and the grid kernels carry
+    for c in "root 4096" "root 65536" "root 1048576" "overlap 4096" "overlap 65536" "overlap 1048576" \
+             "scatter 4096" "scatter 1048576"; do
+      m=${c% *} b=${c#* }
+      case $m in
+        root) msg="error: shmemx_.*on_stream: PE_root $np is not a member" ;;
+        overlap) msg="error: shmemx_.*_reduce_on_stream: dest .* overlap" ;;
+        scatter) msg="error: shmemx_.*_reduce_scatter_on_stream.*: dest .* overlaps the source" ;;
+      esac
+      echo "== test_badarg $c with $np PEs (must fail with a message)"
+      if launch "$np" "$O/test_badarg" $m $b > "$O/test_badarg.$m.$b.log" 2>&1 ||
+         ! grep -q "$msg" "$O/test_badarg.$m.$b.log"; then
+        cat "$O/test_badarg.$m.$b.log"; echo "FAIL: test_badarg $c with $np PEs"; status=1
       fi
     done
     mps on

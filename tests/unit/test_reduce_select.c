@@ -69,7 +69,8 @@ END_TEST
 START_TEST(test_move_launch)
 {
   const size_t slots[] = {0, 4096, 32768}, grid_mins[] = {0, 65536};
-  const size_t bytes[] = {0, 3, 4, 6, 2048, 2052, 4096, 4100, 8192, 16384, 16388, 16400, 65536, 131072, 1u << 20};
+  const size_t bytes[] = {0, 3, 4, 6, 2048, 2052, 4095, 4096, 4097, 4100, 8192, 16384, 16388, 16400, 65536, 87381,
+                          131072, 131073, 1u << 20};
   const int sizes[] = {1, 2, 3, 4, 9, 64, 65};
   char box;   /* a pushbox's address: only whether there is one matters */
   int ll = 0, grid_ll = 0;
@@ -86,7 +87,8 @@ START_TEST(test_move_launch)
               t.pushbox = slots[si] ? &box : NULL;
               t.pushbox_slot = slots[si];
               t.pushbox_depth = span ? 2 * (int)span : 8;
-              size_t b = bytes[bi], gmin = grid_mins[gi] ? grid_mins[gi] : SHOAL_GPU_MOVE_GRID_MIN;
+              size_t b = bytes[bi], gmin = grid_mins[gi] ? grid_mins[gi]
+                                           : b % 4 ? SHOAL_GPU_LL_STREAM_MOVE_MIN : SHOAL_GPU_MOVE_GRID_MIN;
               int launch = shoal_move_select_launch(which, b, sym, slots[si], span,
                                                     shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, sizes[ni], sym),
                                                     sizes[ni], grid_mins[gi]);
@@ -138,6 +140,19 @@ START_TEST(test_move_launch)
                    SHOAL_REDUCE_LAUNCH_LL);
   ck_assert_int_eq(shoal_move_select_launch(1, 1u << 20, true, 32768, 64, SHOAL_GPU_LL_STREAM_MAX, 2, 0),
                    SHOAL_REDUCE_LAUNCH_GRID);
+  /* blocks that are not whole words (no LL): the grid push from
+   * SHOAL_GPU_LL_STREAM_MOVE_MIN into a symmetric dest, one block below
+   * it or into any other dest */
+  ck_assert_int_eq(shoal_move_select_launch(1, 87381, true, 32768, 16, SHOAL_GPU_LL_STREAM_MAX, 3, 0),
+                   SHOAL_REDUCE_LAUNCH_GRID);
+  ck_assert_int_eq(shoal_move_select_launch(2, SHOAL_GPU_LL_STREAM_MOVE_MIN + 2, true, 32768, 16,
+                                            SHOAL_GPU_LL_STREAM_MAX, 2, 0), SHOAL_REDUCE_LAUNCH_GRID);
+  ck_assert_int_eq(shoal_move_select_launch(1, SHOAL_GPU_LL_STREAM_MOVE_MIN - 1, true, 32768, 16,
+                                            SHOAL_GPU_LL_STREAM_MAX, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
+  ck_assert_int_eq(shoal_move_select_launch(1, 87381, false, 32768, 16, SHOAL_GPU_LL_STREAM_MAX, 3, 0),
+                   SHOAL_REDUCE_LAUNCH_BLOCK);
+  ck_assert_int_eq(shoal_move_select_launch(1, 87381, true, 32768, 16, SHOAL_GPU_LL_STREAM_MAX, 3, 262144),
+                   SHOAL_REDUCE_LAUNCH_BLOCK);
   /* PEs sharing a GPU: LL's kernel up to SHOAL_GPU_LL_SHARED_MOVE_MAX per
    * pair, the grid push beyond (session 32); each PE its own GPU: the bound
    * as it was */
@@ -160,7 +175,9 @@ START_TEST(test_move_launch)
   ck_assert_int_eq(shoal_move_select_launch(2, 8192, true, 32768, 0, 0, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
   ck_assert(shoal_ll_fits_slot(32768, 2, 16384));
   ck_assert_int_eq(shoal_move_select_launch(1, 32768, true, 32768, 0, 0, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
-  ck_assert_int_eq(shoal_move_select_launch(1, 8194, true, 32768, 0, 0, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);   /* not words */
+  /* not words: the grid push into a symmetric dest, else one block */
+  ck_assert_int_eq(shoal_move_select_launch(1, 8194, true, 32768, 0, 0, 2, 0), SHOAL_REDUCE_LAUNCH_GRID);
+  ck_assert_int_eq(shoal_move_select_launch(1, 8194, false, 32768, 0, 0, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
   ck_assert_int_eq(shoal_move_select_launch(1, 8192, true, 32768, 0, 0, 65, 0), SHOAL_REDUCE_LAUNCH_BLOCK);  /* too many */
 }
 END_TEST
