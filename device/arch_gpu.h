@@ -167,6 +167,22 @@ SHOAL_FN void shoal_gpu_trap(void)
 #endif
 }
 
+/* Stop the kernel after an argument check whose message one thread
+ * prints (say): the others wait up to about 0.1 s first.  A trap ends
+ * every thread of the kernel at once, and another thread's trap lost the
+ * message of the one still printing (tests/gpu/test_badarg). */
+SHOAL_FN void shoal_gpu_trap_after(bool say)
+{
+  if (!say) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+    for (int i = 0; i < 100; i++) __nanosleep(1000000);
+#elif defined(__HIP_DEVICE_COMPILE__)
+    for (int i = 0; i < 25000; i++) __builtin_amdgcn_s_sleep(127);
+#endif
+  }
+  shoal_gpu_trap();
+}
+
 /* What a waiter waits for, as on the CPU (device/arch.h). */
 typedef struct shoal_backoff {
   unsigned spins;

@@ -66,7 +66,7 @@ SHOAL_COLD_FN void shoal_grid_too_big(const char *call, unsigned nb, bool say)
   if (say)
     printf("shoal: PE %d: error: %s: a grid of %u blocks; grid collectives allow at most %d (shmemx_grid_max_blocks)\n",
            SHOAL_STATE->my_pe, call, nb, SHOAL_GRID_MAX_BLOCKS);
-  shoal_gpu_trap();
+  shoal_gpu_trap_after(say);
 }
 __device__ inline void shoal_grid_check(const char *call)
 {

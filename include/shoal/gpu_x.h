@@ -533,14 +533,14 @@ SHOAL_COLD_FN void shoal_gpu_overlap_fail(const char *call, const void *dest, co
   if (say)
     printf("shoal: PE %d: error: %s: dest %p and source %p overlap but are not the same array\n",
            SHOAL_STATE->my_pe, call, dest, src);
-  shoal_gpu_trap();
+  shoal_gpu_trap_after(say);
 }
 SHOAL_COLD_FN void shoal_gpu_root_fail(const char *call, int root, int size, bool say)
 {
   if (say)
     printf("shoal: PE %d: error: %s: PE_root %d is not a member of the team (size %d)\n", SHOAL_STATE->my_pe,
            call, root, size);
-  shoal_gpu_trap();
+  shoal_gpu_trap_after(say);
 }
 /* reduce_scatter: every member reads all of my source, so dest may not
  * overlap it at all (not even be it). */
@@ -549,7 +549,7 @@ SHOAL_COLD_FN void shoal_gpu_scatter_overlap_fail(const char *call, const void *
   if (say)
     printf("shoal: PE %d: error: %s: dest %p overlaps the source %p (every member reads all of the source)\n",
            SHOAL_STATE->my_pe, call, dest, src);
-  shoal_gpu_trap();
+  shoal_gpu_trap_after(say);
 }
 __host__ __device__ inline bool shoal_gpu_scatter_overlaps(const void *dest, size_t dbytes, const void *src,
                                                            size_t sbytes)
@@ -929,19 +929,25 @@ __global__ void __launch_bounds__(SCATTER ? SHOAL_GPU_SCATTER_GRID_THREADS : SHO
   shoal_grid_reduce_any<T, OP>(SCATTER ? "shmemx_..._reduce_scatter_on_stream" : "shmemx_..._reduce_on_stream",
                                team, dest, src, n, SCATTER, false);
 }
+/* The _on_stream data mover's name, for the kernels' messages. */
+__device__ inline const char *shoal_gpu_move_name(int which)
+{
+  return which == 0 ? "shmemx_broadcastmem_on_stream"
+         : which == 1 ? "shmemx_fcollectmem_on_stream" : "shmemx_alltoallmem_on_stream";
+}
 template <class shoal_unused = void>
 __global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) shoal_gpu_k_move_grid(int which, shmem_team_t team,
                                                                                void *dest, const void *src,
                                                                                size_t nbytes, int root)
 {
-  (void)shoal_grid_move("shmemx_..._on_stream", which, team, dest, src, nbytes, root, false);
+  (void)shoal_grid_move(shoal_gpu_move_name(which), which, team, dest, src, nbytes, root, false);
 }
 template <class shoal_unused = void>
 __global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) shoal_gpu_k_move_grid_planned(int which, shoal_gpu_plan plan,
                                                                                        void *dest, const void *src,
                                                                                        size_t nbytes, int root)
 {
-  shoal_grid_move_planned("shmemx_..._on_stream", which, plan, dest, src, nbytes, root);
+  shoal_grid_move_planned(shoal_gpu_move_name(which), which, plan, dest, src, nbytes, root);
 }
 /* The grid of an _on_stream kernel: all of its blocks resident (as many
  * per SM as its registers allow), the SMs shared with the other PEs on

@@ -618,20 +618,24 @@ int main(void)
   /* The grid push's kernel takes the team's record and each member's grid
    * words and dest from the host (shoal_gpu_plan): on the copy of world
    * and on the strided teams (world PEs 2 j or 2 j + 1, words of their
-   * own; at 3 PEs the odd team has one member), 1 MB + 16 a member.  A
+   * own; at 3 PEs the odd team has one member), 1 MB + 16 a member; and
+   * blocks that are not whole words, which take the grid push from 4 KB
+   * (collectives/reduce_select.h), every member's block misaligned.  A
    * broadcast writes one block: the others keep their poison. */
   {
-    const size_t nb = (1u << 20) + 16;
-    char *bs = (char *)shmem_malloc(nb * np), *bd = (char *)shmem_malloc(nb * np);
-    unsigned char *hb = (unsigned char *)malloc(nb * np);
+    const size_t sizes[3] = {(1u << 20) + 16, 4097, 87381}, maxb = sizes[0];
+    char *bs = (char *)shmem_malloc(maxb * np), *bd = (char *)shmem_malloc(maxb * np);
+    unsigned char *hb = (unsigned char *)malloc(maxb * np);
     cudaStream_t s;
     GT_CUDA(cudaStreamCreate(&s));
     const char *names[3] = {"fcollectmem", "alltoallmem", "broadcastmem"};
-    for (int k = 0; k < 2; k++) {
+    for (int zk = 0; zk < 6; zk++) {   /* each size on both teams */
+      const int z = zk / 2, k = zk % 2;
+      const size_t nb = sizes[z];
       shmem_team_t team = k ? mine : dup;
       int tn = shmem_team_n_pes(team), tme = shmem_team_my_pe(team), root = tn - 1;
       for (int which = 1; which <= 3; which++) {
-        unsigned salt = 90 + 3 * (unsigned)k + (unsigned)which;
+        unsigned salt = 90 + 8 * (unsigned)z + 3 * (unsigned)k + (unsigned)which;
         for (size_t i = 0; i < nb * tn; i++) hb[i] = (unsigned char)gt_val(gt_seed, tme, i, salt);
         GT_CUDA(cudaMemcpy(bs, hb, nb * tn, cudaMemcpyHostToDevice));
         GT_CUDA(cudaMemset(bd, 0x11, nb * tn));
