@@ -123,8 +123,9 @@ SHOAL_FN void shoal_scope_wait_flip(const uint64_t *p, uint64_t old, const char 
 }
 
 /* Orders this thread's memory accesses for the other threads of the GPU:
- * the grid barrier needs no more (a meeting with the peers after it fences
- * at system scope, and causality carries the other blocks' writes). */
+ * the grid barrier needs no more (a meeting with the peers after it
+ * publishes, shoal_scope_publish, and causality carries the other blocks'
+ * writes). */
 SHOAL_FN void shoal_scope_fence_local(void)
 {
 #if defined(__CUDACC__)
@@ -353,7 +354,7 @@ SHOAL_FN uint64_t *shoal_scope_peer_words(const shoal_scope *s, const shoal_team
 }
 
 /* Every lane of this PE has arrived; what each wrote before is visible to
- * all (and to the peers: their meetings fence at system scope).
+ * all (and to the peers: their meetings publish it, shoal_scope_publish).
  *
  * One add per lane on one word, polled by all (cooperative groups' grid
  * barrier): lane 0 adds 2^63 - (nlanes - 1), every other lane 1, so the
@@ -535,8 +536,9 @@ SHOAL_FN void shoal_scope_meet_peers(const shoal_scope *s, shoal_team *t, const 
 /* The same meeting with every thread of the lane taking part; it begins
  * with the lane's barrier (what its threads wrote, and thread 0's meeting
  * number, come before it).  Thread j adds my arrival on team PE
- * me + 1 + j, behind its own system fence where the lane publishes (the
- * barrier carried the lane's writes to that fence); thread 0 waits.  One
+ * me + 1 + j, behind its own fence where the lane publishes
+ * (shoal_scope_publish; the barrier carried the lane's writes to that
+ * fence); thread 0 waits.  One
  * thread adding on every peer in turn put a chain of lookups and fences
  * on the path of teams of more than two. */
 SHOAL_FN void shoal_scope_meet_peers_spread(const shoal_scope *s, shoal_team *t, bool publish, bool tags,

@@ -486,7 +486,8 @@ __device__ inline shoal_scope shoal_gpu_block_lane(bool fresh = false)
  * barrier on a stream).  Where every member is mapped it is the block's
  * meeting of collectives/scope.h, as the collectives' own: after the
  * block's barrier, thread j adds my arrival on team PE me + 1 + j behind
- * a system fence (the block's earlier stores reach the peers first) and
+ * a fence (shoal_scope_publish: the block's earlier stores reach the
+ * peers first) and
  * thread 0 waits on its own word: one one-way trip over the link.  The
  * dissemination barrier of collectives/barrier.h that one thread ran
  * before takes log2(n) such trips one after the other, each behind a
