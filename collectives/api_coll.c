@@ -167,3 +167,42 @@ SHOAL_API int shoalx_coll_move_lane(int which, shmem_team_t team, void *dest, co
   shoal_push_move(&s, team, pd, which, dest, source, bytes, root, call);
   return 0;
 }
+
+/* For tests/coll/test_lanes: the staged push of collectives/push.h
+ * (which 1 fcollect, 2 alltoall) as lane `lane` of `nlanes`, as above,
+ * through `stage`: stage_bytes of symmetric memory, zeroed before the
+ * team's first call, that only these calls on this team use: a word
+ * counting them, then the two halves (a member's slot: (stage_bytes - 64)
+ * / (2 x team size), cut to 16 bytes; bytes must fit it). */
+SHOAL_API int shoalx_coll_stage_lane(int which, shmem_team_t team, void *dest, const void *source, size_t bytes,
+                                     void *stage, size_t stage_bytes, int lane, int nlanes)
+{
+  const char *call = "shoalx_coll_stage_lane";
+  int local = nlanes > 0;
+  if (!local) nlanes = -nlanes;
+  if (!shoal_team_handle_ok(call, team)) return -1;
+  if (team->my_pe < 0) shoal_error(call, "this PE (%d) is not a member of argument 'team'", shoal_dstate.my_pe);
+  if (which < 1 || which > 2) shoal_error(call, "argument 'which' = %d must be 1 or 2", which);
+  if (nlanes < 1 || nlanes > SHOAL_GRID_MAX_BLOCKS)
+    shoal_error(call, "argument 'nlanes' = %d must be in [1, %d]", nlanes, SHOAL_GRID_MAX_BLOCKS);
+  if (lane < 0 || lane >= nlanes) shoal_error(call, "argument 'lane' = %d must be in [0, %d)", lane, nlanes);
+  if (!shoal_push_ok(team))
+    shoal_error(call, "argument 'team': every member must be reachable by load/store (at most %d)",
+                SHOAL_SCOPE_MAX_PEERS);
+  size_t cap = stage_bytes > 64 ? ((stage_bytes - 64) / (2 * (size_t)team->size)) & ~(size_t)15 : 0;
+  if (!stage || ((uintptr_t)stage & 7) != 0)
+    shoal_error(call, "argument 'stage' (%p) must be symmetric memory on an 8-byte boundary", stage);
+  if (bytes > cap)
+    shoal_error(call, "argument 'bytes' = %zu does not fit argument 'stage_bytes' = %zu (%zu bytes a member)", bytes,
+                stage_bytes, cap);
+  char *at[SHOAL_SCOPE_MAX_PEERS];
+  for (int q = 0; q < team->size; q++) {
+    at[q] = (char *)shoal_dev_ptr((char *)stage + 64, shoal_team_world_pe(team, q));
+    if (!at[q]) shoal_error(call, "argument 'stage' (%p) is not mapped on PE %d", stage, shoal_team_world_pe(team, q));
+  }
+  shoal_stage st = {at, (char *)stage + 64, (uint64_t *)stage, cap, local ? 0 : *(uint64_t *)stage};
+  shoal_scope s = shoal_scope_make(0, 1, (unsigned)lane, (unsigned)nlanes, local);
+  char *pd[SHOAL_SCOPE_MAX_PEERS];
+  shoal_push_staged(&s, team, pd, &st, which, dest, source, bytes, call);
+  return 0;
+}

@@ -89,6 +89,71 @@ SHOAL_FN void shoal_push_alltoall(const shoal_scope *s, shoal_team *t, char **pd
   shoal_scope_leave(s, t, call);
 }
 
+/* ---- the staged push (NCCL's simple protocol) ------------------------------
+ * fcollect and alltoall without the first meeting: each lane stores its
+ * share of every member's block into that member's staging buffer (my own
+ * block straight into my dest), meets lane b of the members once (its
+ * stores in place on all of them), and copies its share of each member's
+ * block out of my staging buffer into dest.  A member that starts late
+ * finds the others' blocks waiting; the push's first meeting waited for
+ * it before anyone stored.
+ *
+ * A staging buffer holds two halves of a slot per member (cap bytes each);
+ * a call writes the half of the parity of the team's staged calls so far
+ * (the top bit of *calls, the same on every member).  Why a half is free when a
+ * call writes it: the call before (the other half) met lane b of every
+ * member, so every member had begun that call, and so had finished the
+ * one before it -- the last to read this half -- its lanes having met at
+ * its exit (a grid's lanes that meet) or its kernel having ended (an
+ * _on_stream kernel's).  So a
+ * team's staged calls must follow each other on every member (one stream
+ * a team), as every collective's on its counters, and a captured graph
+ * replays them: the count lives in device memory.
+ * Blocks of up to cap bytes; dest must not overlap src; every member
+ * mapped, running the same number of lanes (the meeting's tags check it).
+ * Callers: the GPU's _on_stream fcollect and alltoall where every member
+ * shares this GPU (<shoal/gpu_grid.h>, buffers in the team's LL box,
+ * gpu/gpu_runtime.c), and tests/coll/test_lanes. */
+typedef struct shoal_stage {
+  char *const *at;    /* team PE q's staging buffer as mapped here */
+  char *mine;         /* mine */
+  uint64_t *calls;    /* mine: its top bit is the parity of the team's staged calls so far */
+  size_t cap;         /* bytes of a member's slot in a half (a multiple of 16) */
+  uint64_t count;     /* lanes that do not meet locally (a fresh kernel's): *calls as read when the
+                         kernel began (the last kernel's count is in place then), a load off the
+                         call's path; lanes that meet read *calls once they have met */
+} shoal_stage;
+
+/* which: 1 fcollect, 2 alltoall; bytes <= st->cap. */
+SHOAL_FN void shoal_push_staged(const shoal_scope *s, shoal_team *t, char **pd, const shoal_stage *st, int which,
+                                void *dest, const void *src, size_t bytes, const char *call)
+{
+  int np = t->size, me = t->my_pe;
+  size_t lo, hi;
+  if (s->local) shoal_scope_sync_local(s, t, call);   /* the PE's lanes wrote src, counted the last call */
+  /* thread 0 takes the meeting's number now: its load off the meeting's path */
+  uint64_t e = s->tid == 0 && np > 1 ? shoal_scope_next_meeting(s, t) : 0;
+  size_t half = (size_t)((s->local ? *st->calls : st->count) >> 63) * (size_t)np;
+  for (unsigned j = s->tid; j < (unsigned)np; j += s->nthreads)
+    pd[j] = (int)j == me ? (char *)dest + (size_t)me * bytes : st->at[j] + (half + (size_t)me) * st->cap;
+  shoal_scope_sync_lane(s);
+  shoal_scope_byte_share(s, bytes, &lo, &hi);
+  if (which == 1) shoal_scope_push(s, pd, np, me, (const char *)src, lo, hi);
+  else shoal_scope_scatter(s, pd, np, me, (const char *)src, bytes, lo, hi);
+  if (s->nthreads == 1) shoal_scope_sync_lane(s);   /* the spread meeting begins with it */
+  shoal_scope_meet_peers_spread_at(s, t, e, true, true, call);
+  shoal_scope_sync_lane(s);
+  shoal_scope_gather(s, (char *)dest, bytes, st->mine + half * st->cap, st->cap, np, me, lo, hi);
+  /* Count the call, so that the next one writes the other half: each lane
+   * adds its share of 2^63 (shoal_scope_arrival's), and the top bit flips
+   * once all have -- adds that nobody waits for (the last lane to finish
+   * found by the adds' old values, and its count, cost a call 0.5 us on one
+   * H200).  The next call reads it after the lanes meet, or once this
+   * kernel has ended. */
+  if (s->tid == 0) (void)shoal_scope_add_local(st->calls, shoal_scope_arrival(s));
+  if (s->local) shoal_scope_sync_local(s, t, call);
+}
+
 /* The CPU's team collectives may push when every member is mapped.  Not
  * the active sets: they have no sync words of their own (they borrow the
  * world team's), so their lane counters would mix. */

@@ -484,6 +484,22 @@ SHOAL_SELECT_FN int shoal_move_select_launch(int which, size_t bytes, bool dest_
   return grid ? SHOAL_REDUCE_LAUNCH_GRID : SHOAL_REDUCE_LAUNCH_BLOCK;
 }
 
+/* Where the host launches the grid push (launch: shoal_move_select_launch's
+ * answer), fcollect and alltoall take the staged push instead (collectives/
+ * push.h: shoal_push_staged, one meeting where the push has two) when the
+ * team has staging buffers and a member's block fits its slot (stage_cap:
+ * 0 where it has none; gpu/gpu_runtime.c gives them, with
+ * SHOAL_GPU_STAGE=on, to teams whose members all share this GPU).  One
+ * H200 under MPS, us per call, grid push -> staged (bench/RESULTS.md
+ * session 34): 2 PEs, fcollect of 512 KB 7.39 -> 6.94, alltoall 7.96 ->
+ * 7.12; 3-4 PEs mixed (fcollect of 512 KB at 3 PEs 11.24 -> 12.31 in
+ * bench_grid's rounds of 100 calls, 11.26 -> 10.71 in bench_push_parts'
+ * of 1000). */
+SHOAL_SELECT_FN bool shoal_move_staged(int which, int launch, size_t bytes, size_t stage_cap)
+{
+  return which != 0 && launch == SHOAL_REDUCE_LAUNCH_GRID && bytes <= stage_cap;
+}
+
 /* Does the choice rest on whether source and dest are symmetric?  Not
  * where a GPU block or grid takes LL (any buffers; the ring, which needs a
  * symmetric dest, is not forced ahead of it): a kernel then skips the

@@ -271,6 +271,43 @@ SHOAL_FN void shoal_scope_copy(const shoal_scope *s, void *d, const void *src, s
   shoal_gpu_copy_coop(d, src, n, s->tid, s->nthreads);
 }
 
+/* dst + q stride + [lo, hi) = src + q sstride + [lo, hi) for every team
+ * PE q but me (the staged push's copy out of its staging buffer,
+ * collectives/push.h), in the staggered order.  Each thread loads a
+ * vector of up to four members before it stores any, as the scatter. */
+SHOAL_FN void shoal_scope_gather(const shoal_scope *s, char *dst, size_t stride, const char *src, size_t sstride,
+                                 int np, int me, size_t lo, size_t hi)
+{
+  unsigned tid = s->tid, nt = s->nthreads;
+  if ((((uintptr_t)dst | (uintptr_t)src | stride | sstride | lo) & 15) != 0) {
+    for (int k = 1; k < np; k++) {
+      int q = (me + k) % np;
+      shoal_gpu_copy_coop(dst + (size_t)q * stride + lo, src + (size_t)q * sstride + lo, hi - lo, tid, nt);
+    }
+    return;
+  }
+  size_t vhi = hi / 16;
+  for (int k = 1; k < np; k += 4) {
+    int m = np - k < 4 ? np - k : 4;
+    const uint4 *v[4];
+    uint4 *d[4];
+    for (int j = 0; j < 4; j++) {
+      int q = (me + k + (j < m ? j : 0)) % np;
+      v[j] = (const uint4 *)(src + (size_t)q * sstride);
+      d[j] = (uint4 *)(dst + (size_t)q * stride);
+    }
+    for (size_t i = lo / 16 + tid; i < vhi; i += nt) {
+      uint4 x[4];
+      for (int j = 0; j < 4; j++)
+        if (j < m) x[j] = v[j][i];
+      for (int j = 0; j < 4; j++)
+        if (j < m) d[j][i] = x[j];
+    }
+    for (size_t b = vhi * 16 + tid; b < hi; b += nt)   /* a last partial vector */
+      for (int j = 0; j < m; j++) ((char *)d[j])[b] = ((const char *)v[j])[b];
+  }
+}
+
 #else /* CPU */
 SHOAL_HIDDEN _Noreturn void shoal_error(const char *call, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -340,6 +377,18 @@ SHOAL_FN void shoal_scope_scatter(const shoal_scope *s, char *const *dst, int np
   for (int k = 1; k <= np; k++) {
     int q = (me + k) % np;
     shoal_copy(dst[q] + lo, src + (size_t)q * stride + lo, hi - lo);
+  }
+}
+
+/* dst + q stride + [lo, hi) = src + q sstride + [lo, hi) for every team
+ * PE q but me, in the staggered order. */
+SHOAL_FN void shoal_scope_gather(const shoal_scope *s, char *dst, size_t stride, const char *src, size_t sstride,
+                                 int np, int me, size_t lo, size_t hi)
+{
+  (void)s;
+  for (int k = 1; k < np; k++) {
+    int q = (me + k) % np;
+    shoal_copy(dst + (size_t)q * stride + lo, src + (size_t)q * sstride + lo, hi - lo);
   }
 }
 #endif
@@ -513,13 +562,13 @@ SHOAL_FN void shoal_scope_publish(const shoal_team *t)
  * the lane wrote before must reach the peers first (shoal_scope_publish).
  * tags: lane 0 tags the meeting and checks the peers' tags (a call's
  * first meeting: a grid that differs is found there; its last one skips
- * them, a load before lane 0's arrivals and one after its wait). */
-SHOAL_FN void shoal_scope_meet_peers_as(const shoal_scope *s, shoal_team *t, bool publish, bool tags,
+ * them, a load before lane 0's arrivals and one after its wait).
+ * _at: meeting e, its number taken beforehand (shoal_scope_next_meeting). */
+SHOAL_FN void shoal_scope_meet_peers_at(const shoal_scope *s, shoal_team *t, uint64_t e, bool publish, bool tags,
                                         const char *call)
 {
   int n = t->size, me = t->my_pe;
   if (n <= 1) return;
-  uint64_t e = shoal_scope_next_meeting(s, t);
   tags = tags && shoal_scope_tags(s, t);
   if (publish) shoal_scope_publish(t);
   for (int k = 1; k < n; k++) {
@@ -527,6 +576,12 @@ SHOAL_FN void shoal_scope_meet_peers_as(const shoal_scope *s, shoal_team *t, boo
     shoal_scope_arrive(s, t, (me + k) % n, call);
   }
   shoal_scope_await_peers(s, t, e, tags, call);
+}
+SHOAL_FN void shoal_scope_meet_peers_as(const shoal_scope *s, shoal_team *t, bool publish, bool tags,
+                                        const char *call)
+{
+  if (t->size <= 1) return;
+  shoal_scope_meet_peers_at(s, t, shoal_scope_next_meeting(s, t), publish, tags, call);
 }
 SHOAL_FN void shoal_scope_meet_peers(const shoal_scope *s, shoal_team *t, const char *call)
 {
@@ -540,17 +595,19 @@ SHOAL_FN void shoal_scope_meet_peers(const shoal_scope *s, shoal_team *t, const 
  * (shoal_scope_publish; the barrier carried the lane's writes to that
  * fence); thread 0 waits.  One
  * thread adding on every peer in turn put a chain of lookups and fences
- * on the path of teams of more than two. */
-SHOAL_FN void shoal_scope_meet_peers_spread(const shoal_scope *s, shoal_team *t, bool publish, bool tags,
-                                            const char *call)
+ * on the path of teams of more than two.
+ * _at: meeting e, its number taken beforehand by thread 0
+ * (shoal_scope_next_meeting: a load off the meeting's path, where the
+ * lane has work to do first). */
+SHOAL_FN void shoal_scope_meet_peers_spread_at(const shoal_scope *s, shoal_team *t, uint64_t e, bool publish,
+                                               bool tags, const char *call)
 {
   int n = t->size, me = t->my_pe;
   if (s->nthreads == 1) {
-    shoal_scope_meet_peers_as(s, t, publish, tags, call);
+    shoal_scope_meet_peers_at(s, t, e, publish, tags, call);
     return;
   }
   tags = tags && shoal_scope_tags(s, t);
-  uint64_t e = s->tid == 0 && n > 1 ? shoal_scope_next_meeting(s, t) : 0;
   shoal_scope_sync_lane(s);
   if (n <= 1) return;
   for (unsigned j = s->tid; j + 1 < (unsigned)n; j += s->nthreads) {
@@ -564,6 +621,16 @@ SHOAL_FN void shoal_scope_meet_peers_spread(const shoal_scope *s, shoal_team *t,
     shoal_scope_arrive(s, t, q, call);
   }
   if (s->tid == 0) shoal_scope_await_peers(s, t, e, tags, call);
+}
+SHOAL_FN void shoal_scope_meet_peers_spread(const shoal_scope *s, shoal_team *t, bool publish, bool tags,
+                                            const char *call)
+{
+  if (s->nthreads == 1) {
+    shoal_scope_meet_peers_as(s, t, publish, tags, call);
+    return;
+  }
+  uint64_t e = s->tid == 0 && t->size > 1 ? shoal_scope_next_meeting(s, t) : 0;
+  shoal_scope_meet_peers_spread_at(s, t, e, publish, tags, call);
 }
 
 /* The lane meets lane b of the peers: what its threads wrote before is in

@@ -34,6 +34,8 @@ static struct {
   size_t llbox_bytes;  /* per team slot (SHOAL_GPU_LL_BYTES; 0: the team scratch's) */
   size_t ll_slot[SHOAL_GPU_MAX_TEAMS];   /* each device team's LL slot (shoalx_gpu_team_ll_slot) */
   size_t ll_span[SHOAL_GPU_MAX_TEAMS];   /* and the most slots an LL call may take (shoalx_gpu_team_ll_span) */
+  size_t stage_bytes;  /* the staged push's part at the end of a team's LL box (team_to_device) */
+  size_t stage_cap[SHOAL_GPU_MAX_TEAMS]; /* a member's slot in a half of it (0: the team has none) */
   int shared;          /* some GPU runs two or more PEs (shoalx_gpu_shared) */
   unsigned char *mine; /* [n_pes] 1: that PE runs on this GPU (team_to_device: gpu_local) */
   char **peer;         /* [n_pes] peers' heaps as mapped here (host copy) */
@@ -153,10 +155,26 @@ static void team_to_device(const shoal_team *t)
   /* Mapping is per node, so every member of a team that spans nodes sees
    * an unmapped member: all of them take the same (proxied) path. */
   d.gpu_proxied = 0;
-  d.gpu_local = !shoal_rt.env.gpu_fence_system;
+  bool all_mine = true;
   for (int i = 0; i < t->size; i++) {
     if (!g.peer[shoal_team_world_pe(t, i)]) d.gpu_proxied = 1;
-    if (!g.mine[shoal_team_world_pe(t, i)]) d.gpu_local = 0;
+    if (!g.mine[shoal_team_world_pe(t, i)]) all_mine = false;
+  }
+  d.gpu_local = all_mine && !shoal_rt.env.gpu_fence_system;
+  /* With SHOAL_GPU_STAGE=on, where every member shares this GPU, the last
+   * quarter of the team's LL box holds the staged push's buffers
+   * (collectives/push.h: a word whose top bit is the parity of the team's
+   * staged calls, then two halves of a slot per member): the _on_stream
+   * fcollect and alltoall take it in place of the grid push up to a slot a
+   * member (bench/RESULTS.md session 34).  LL keeps the rest: at 2-8 PEs
+   * it still carries every size its bounds give it (reduce_select.h), but
+   * at 2 PEs its ring is half as deep (its grid all-reduce of 512 KB 4.7%
+   * slower, waiting for credits), one reason it is not the default. */
+  size_t ll_bytes = g.llbox_bytes;
+  g.stage_cap[t->slot] = 0;
+  if (g.llbox && t->size > 1 && !d.gpu_proxied && all_mine && shoal_rt.env.gpu_stage && g.stage_bytes > 64) {
+    g.stage_cap[t->slot] = ((g.stage_bytes - 64) / (2 * (size_t)t->size)) & ~(size_t)15;
+    if (g.stage_cap[t->slot]) ll_bytes -= g.stage_bytes;
   }
   /* Kernels' LL collectives carry up to half a slot per pair in a block,
    * up to half a sender's ring in a grid (collectives/ll.h).  A box of
@@ -167,7 +185,7 @@ static void team_to_device(const shoal_team *t)
    * two meetings.  Teams behind the proxy keep the scratch's pushbox (no LL
    * there). */
   if (g.llbox && t->size > 1 && !d.gpu_proxied) {
-    size_t per_sender = (g.llbox_bytes / (size_t)t->size) & ~(size_t)15;
+    size_t per_sender = (ll_bytes / (size_t)t->size) & ~(size_t)15;
     size_t ll_cap = 2 * SHOAL_GPU_LL_PUSH_MAX / (size_t)(t->size - 1);
     size_t slot = per_sender / SHOAL_PUSHBOX_DEPTH < ll_cap ? per_sender / SHOAL_PUSHBOX_DEPTH : ll_cap;
     int depth = SHOAL_PUSHBOX_DEPTH;   /* a power of two: the claims' ring index is a mask (ll.h) */
@@ -227,6 +245,7 @@ int shoal_gpu_init(void)
 
   g.internal = shoal_rt.internal_size;
   g.llbox_bytes = shoal_rt.env.gpu_ll_bytes;
+  g.stage_bytes = (g.llbox_bytes / 4) & ~(size_t)255;
   g.size = shoal_rt.internal_size + shoal_rt.user_size + (size_t)shoal_rt.env.max_teams * g.llbox_bytes;
   void *base;
   err = shoal_gpu_v_malloc(&base, g.size);
@@ -402,6 +421,15 @@ SHOAL_API int shoalx_gpu_team_plan(shmem_team_t team, void *dest, shoal_gpu_plan
     plan->words_at[q] = (uint64_t *)shoal_gpu_peer(words, pe);
     plan->dest_at[q] = (char *)shoal_gpu_peer(dest, pe);
     if (!plan->words_at[q] || !plan->dest_at[q]) return 0;
+  }
+  /* the staged push's buffers (team_to_device), where the team has them */
+  if (g.stage_cap[t->slot]) {
+    char *box = g.llbox + (size_t)t->slot * g.llbox_bytes + g.llbox_bytes - g.stage_bytes;
+    plan->stage_calls = (uint64_t *)box;
+    plan->stage = box + 64;
+    plan->stage_cap = g.stage_cap[t->slot];
+    for (int q = 0; q < t->size; q++)
+      if (!(plan->stage_at[q] = (char *)shoal_gpu_peer(plan->stage, shoal_team_world_pe(t, q)))) plan->stage_cap = 0;
   }
   return 1;
 }

@@ -48,6 +48,7 @@ typedef struct shoal_env {
   int bootstrap_timeout;   /* SHOAL_BOOTSTRAP_TIMEOUT, seconds */
   double wait_timeout;     /* SHOAL_WAIT_TIMEOUT: seconds a wait may last, 0 = no limit */
   int gpu_fence_system;     /* SHOAL_GPU_FENCE=system: meetings fence at system scope on one GPU too */
+  int gpu_stage;            /* SHOAL_GPU_STAGE=on: teams on one GPU get the staged push's buffers */
   double gpu_amo_linger;   /* SHOAL_GPU_AMO_LINGER: seconds the AMO-serving kernel stays idle */
 } shoal_env;
 

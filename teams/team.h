@@ -110,6 +110,13 @@ typedef struct shoal_gpu_plan {
   shoal_team team;
   uint64_t *words_at[SHOAL_GPU_PLAN_PEERS];
   char *dest_at[SHOAL_GPU_PLAN_PEERS];
+  /* The staged push's buffers (collectives/push.h: shoal_stage), where the
+   * team has them (stage_cap 0: none): each member's as mapped here, mine,
+   * and my count of the team's staged calls. */
+  char *stage_at[SHOAL_GPU_PLAN_PEERS];
+  char *stage;
+  uint64_t *stage_calls;
+  size_t stage_cap;
 } shoal_gpu_plan;
 
 /* The one place a team PE becomes a world PE.  Every remote access a

@@ -73,8 +73,10 @@ struct plan {
   uint64_t *arr[8];   /* team PE me + 1 + j's arrival words (lane 0's) */
   uint64_t *mine;     /* mine */
   int np, me;
+  char *ps[8];        /* team PE q's staging buffer (k_stage) */
+  char *dest, *stage; /* mine */
 };
-__global__ void k_plan(plan *out, void *dest, size_t off)
+__global__ void k_plan(plan *out, void *dest, size_t off, void *stage)
 {
   shoal_team *t = shoal_gpu_team(SHMEM_TEAM_WORLD);
   uint64_t *w = &shoal_scope_words(t)[SHOAL_GRID_BLOCK0];
@@ -84,6 +86,9 @@ __global__ void k_plan(plan *out, void *dest, size_t off)
   out->mine = w;
   for (int j = 0; j + 1 < np; j++) out->arr[j] = (uint64_t *)shoal_dev_ptr(w, shoal_team_world_pe(t, (me + 1 + j) % np));
   for (int q = 0; q < np; q++) out->pd[q] = (char *)shoal_dev_ptr(dest, shoal_team_world_pe(t, q)) + off;
+  for (int q = 0; q < np; q++) out->ps[q] = (char *)shoal_dev_ptr(stage, shoal_team_world_pe(t, q));
+  out->dest = (char *)dest;
+  out->stage = (char *)stage;
 }
 template <bool SYS> __device__ inline void p_fence(void)
 {
@@ -145,6 +150,112 @@ __global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) k_proto(int which, con
   }
 }
 
+/* The push into the receivers' staging buffers (NCCL's simple protocol):
+ * no first meeting.  Each receiver has two halves of np blocks; call e
+ * (the lane's meeting number, one meeting a call) writes half e & 1, slot
+ * of the sender.  The half is free: the sender met the receiver's lane at
+ * e - 1 after the receiver's lane copied half e & 1 out at e - 2.  My own
+ * block goes straight to my dest; after the one meeting, each lane copies
+ * its share of every peer's block out of my staging into dest. */
+template <bool SYS>
+__global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) k_stage(int which, const plan P, const void *src,
+                                                                  size_t nbytes, unsigned long long *ts, int it)
+{
+  unsigned long long g[STAMPS];
+  g[0] = gtimer();
+  shoal_scope s = shoal_grid_scope(false);
+  int np = P.np, me = P.me;
+  size_t lane = s.lane;
+  uint64_t *mine = P.mine + 2 * lane;
+  __shared__ uint64_t e_sh;
+  __shared__ char *dst[8];
+  if (s.tid == 0) {
+    e_sh = mine[1] + 1;
+    mine[1] = e_sh;
+  }
+  __syncthreads();
+  uint64_t e = e_sh;
+  size_t half = (size_t)(e & 1) * (size_t)np;
+  if (s.tid < (unsigned)np)
+    dst[s.tid] = (int)s.tid == me ? P.dest + (size_t)me * nbytes : P.ps[s.tid] + (half + (size_t)me) * nbytes;
+  __syncthreads();
+  g[1] = g[2] = gtimer();
+  size_t lo, hi;
+  shoal_scope_byte_share(&s, nbytes, &lo, &hi);
+  if (which == 1) shoal_scope_push(&s, dst, np, me, (const char *)src, lo, hi);
+  else shoal_scope_scatter(&s, dst, np, me, (const char *)src, nbytes, lo, hi);
+  __syncthreads();
+  g[3] = gtimer();
+  if (s.tid + 1 < (unsigned)np) {
+    p_fence<SYS>();
+    p_add<SYS>(P.arr[s.tid] + 2 * lane);
+  }
+  if (s.tid == 0) p_wait<SYS>(mine, e * (uint64_t)(np - 1));
+  __syncthreads();
+  /* copy out: every peer's vectors loaded before any is stored */
+  const uint4 *in = (const uint4 *)(P.stage + half * nbytes);
+  uint4 *out = (uint4 *)P.dest;
+  size_t nv = nbytes / 16;
+  for (size_t i = lo / 16 + s.tid; i < hi / 16; i += s.nthreads) {
+    uint4 x[8];
+    for (int k = 1; k < np; k++) x[k] = in[(size_t)((me + k) % np) * nv + i];
+    for (int k = 1; k < np; k++) out[(size_t)((me + k) % np) * nv + i] = x[k];
+  }
+  __syncthreads();
+  g[4] = gtimer();
+  if (s.tid == 0) {
+    unsigned long long *o = ts + ((size_t)it * s.nlanes + s.lane) * STAMPS;
+    for (int k = 0; k < STAMPS; k++) o[k] = g[k];
+  }
+}
+
+/* The library's staged push (shoal_grid_move_staged, collectives/push.h:
+ * shoal_push_staged) from the library's plan, stamped: the plan copied,
+ * the stores, the meeting, the copy out, the count. */
+__global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) k_sparts(int which, const __grid_constant__ shoal_gpu_plan p,
+                                                                   void *dest, const void *src, size_t nbytes,
+                                                                   unsigned long long *ts, int it)
+{
+  unsigned long long g[STAMPS + 1];
+  g[0] = gtimer();
+  uint64_t count = *p.stage_calls;
+  __shared__ char *pd[SHOAL_GPU_PLAN_PEERS];
+  shoal_scope s = shoal_grid_scope(false);
+  s.words_at = p.words_at;
+  shoal_stage st = {p.stage_at, p.stage, p.stage_calls, p.stage_cap, count};
+  shoal_team *t = const_cast<shoal_team *>(&p.team);
+  const char *call = "sparts";
+  int np = t->size, me = t->my_pe;
+  size_t lo, hi, bytes = nbytes;
+  uint64_t e = s.tid == 0 ? shoal_scope_next_meeting(&s, t) : 0;
+  size_t half = (size_t)(st.count >> 63) * (size_t)np;
+  for (unsigned j = s.tid; j < (unsigned)np; j += s.nthreads)
+    pd[j] = (int)j == me ? (char *)dest + (size_t)me * bytes : st.at[j] + (half + (size_t)me) * st.cap;
+  shoal_scope_sync_lane(&s);
+  g[1] = gtimer();
+  shoal_scope_byte_share(&s, bytes, &lo, &hi);
+  if (which == 1) shoal_scope_push(&s, pd, np, me, (const char *)src, lo, hi);
+  else shoal_scope_scatter(&s, pd, np, me, (const char *)src, bytes, lo, hi);
+  shoal_scope_sync_lane(&s);
+  g[2] = gtimer();
+  shoal_scope_meet_peers_spread_at(&s, t, e, true, true, call);
+  shoal_scope_sync_lane(&s);
+  g[3] = gtimer();
+  shoal_scope_gather(&s, (char *)dest, bytes, st.mine + half * st.cap, st.cap, np, me, lo, hi);
+  shoal_scope_sync_lane(&s);
+  g[4] = gtimer();
+  if (s.tid == 0) (void)shoal_scope_add_local(st.calls, shoal_scope_arrival(&s));
+  g[5] = gtimer();
+  if (s.tid == 0) {
+    unsigned long long *o = ts + ((size_t)it * s.nlanes + s.lane) * STAMPS;
+    o[0] = g[0];
+    o[1] = g[1];
+    o[2] = g[2];
+    o[3] = g[3];
+    o[4] = g[4];
+  }
+}
+
 __global__ void k_empty(void) {}
 
 static double med(std::vector<double> v);
@@ -171,7 +282,7 @@ static void stamps(unsigned long long *ts, int iters, int nb, std::vector<double
   if (!dump) return;
   char fn[512];
   snprintf(fn, sizeof fn, "%s-%s-%zu-%s.%d", dump, which == 1 ? "fcollect" : "alltoall", bytes,
-           k == 1 ? "parts" : k == 4 ? "sys" : "gpu", me);
+           k == 1 ? "parts" : k == 4 ? "sys" : k == 5 ? "gpu" : k == 6 ? "stage-gpu" : k == 7 ? "stage-sys" : "sparts", me);
   FILE *f = fopen(fn, "w");
   if (!f) return;
   for (int i = 0; i < iters; i++)
@@ -208,8 +319,12 @@ int main(int argc, char **argv)
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
   size_t maxb = *std::max_element(sizes.begin(), sizes.end());
-  char *dst = (char *)MALLOC(maxb), *src = (char *)MALLOC(maxb);
-  CK(cudaMemset(src, 0x5A, maxb));
+  char *dst = (char *)MALLOC(maxb), *src = (char *)MALLOC(maxb), *stage = (char *)MALLOC(2 * maxb);
+  /* byte i of PE p's source: pat(p, i); the protos' results are checked */
+  auto pat = [](int p, size_t i) { return (char)((size_t)p * 131 + i * 7 + (i >> 9)); };
+  std::vector<char> hsrc(maxb), hdst(maxb);
+  for (size_t i = 0; i < maxb; i++) hsrc[i] = pat(me, i);
+  CK(cudaMemcpy(src, hsrc.data(), maxb, cudaMemcpyHostToDevice));
   int maxblocks = shmemx_grid_max_blocks(k_parts, SHOAL_GPU_GRID_THREADS, 0);
   unsigned long long *ts;
   CK(cudaMalloc((void **)&ts, sizeof(unsigned long long) * STAMPS * (size_t)iters * maxblocks));
@@ -222,15 +337,19 @@ int main(int argc, char **argv)
       if (nb > maxblocks) nb = maxblocks;
       plan hp, *dplan;
       CK(cudaMalloc((void **)&dplan, sizeof hp));
-      k_plan<<<1, 1>>>(dplan, dst, (size_t)me * block);
+      k_plan<<<1, 1>>>(dplan, dst, (size_t)me * block, stage);
       CK(cudaMemcpy(&hp, dplan, sizeof hp, cudaMemcpyDeviceToHost));
       CK(cudaFree(dplan));
       bool one_gpu = shmem_team_n_pes(SHMEM_TEAM_SHARED) == np && shoalx_gpu_shared();
-      const int K = 6;
+      const int K = 9;
       float ms[K];
-      std::vector<double> v[3][5];
+      std::vector<double> v[6][5];
+      const int vix[K] = {-1, 0, -1, -1, 1, 2, 3, 4, 5};
+      shoal_gpu_plan sp;
+      bool sp_ok = shoalx_gpu_team_plan(SHMEM_TEAM_WORLD, dst, &sp) && sp.stage_cap >= block && which != 0;
+      bool vec = block % 16 == 0;   /* the protos copy whole vectors */
       for (int k = 0; k < K; k++) {
-        if (k == 5 && !one_gpu) { ms[k] = 0; continue; }
+        if (((k == 5 || k == 6) && !one_gpu) || (k >= 4 && !vec) || (k == 8 && !sp_ok)) { ms[k] = 0; continue; }
         for (int round = 0; round < 2; round++) {   /* warm-up, timed */
           shmem_barrier_all();
           CK(cudaEventRecord(e0, st));
@@ -240,29 +359,53 @@ int main(int argc, char **argv)
             else if (k == 2) k_empty<<<nb, SHOAL_GPU_GRID_THREADS, 0, st>>>();
             else if (k == 3) shmemx_barrier_all_on_stream(st);
             else if (k == 4) k_proto<true><<<nb, SHOAL_GPU_GRID_THREADS, 0, st>>>(which, hp, src, block, ts, i);
-            else k_proto<false><<<nb, SHOAL_GPU_GRID_THREADS, 0, st>>>(which, hp, src, block, ts, i);
+            else if (k == 5) k_proto<false><<<nb, SHOAL_GPU_GRID_THREADS, 0, st>>>(which, hp, src, block, ts, i);
+            else if (k == 6) k_stage<false><<<nb, SHOAL_GPU_GRID_THREADS, 0, st>>>(which, hp, src, block, ts, i);
+            else if (k == 7) k_stage<true><<<nb, SHOAL_GPU_GRID_THREADS, 0, st>>>(which, hp, src, block, ts, i);
+            else k_sparts<<<nb, SHOAL_GPU_GRID_THREADS, 0, st>>>(which, sp, dst, src, block, ts, i);
           }
           CK(cudaEventRecord(e1, st));
           CK(cudaEventSynchronize(e1));
           CK(cudaGetLastError());
           CK(cudaEventElapsedTime(&ms[k], e0, e1));
         }
-        if (k == 1 || k >= 4) stamps(ts, iters, nb, v[k == 1 ? 0 : k - 3], dump, me, which, bytes, k);
+        if (vix[k] >= 0) stamps(ts, iters, nb, v[vix[k]], dump, me, which, bytes, k);
+        if (k >= 4 && k < 8) {   /* the protos' result, checked against the library's */
+          CK(cudaMemset(dst, 0xEE, np * block));
+          shmem_barrier_all();
+          if (k == 4) k_proto<true><<<nb, SHOAL_GPU_GRID_THREADS, 0, st>>>(which, hp, src, block, ts, 0);
+          else if (k == 5) k_proto<false><<<nb, SHOAL_GPU_GRID_THREADS, 0, st>>>(which, hp, src, block, ts, 0);
+          else if (k == 6) k_stage<false><<<nb, SHOAL_GPU_GRID_THREADS, 0, st>>>(which, hp, src, block, ts, 0);
+          else k_stage<true><<<nb, SHOAL_GPU_GRID_THREADS, 0, st>>>(which, hp, src, block, ts, 0);
+          CK(cudaStreamSynchronize(st));
+          shmem_barrier_all();
+          CK(cudaMemcpy(hdst.data(), dst, np * block, cudaMemcpyDeviceToHost));
+          size_t bad = 0;
+          for (size_t i = 0; i < np * block; i++) {
+            int q = (int)(i / block);
+            bad += hdst[i] != pat(q, (which == 1 ? 0 : (size_t)me * block) + i % block);
+          }
+          if (bad) printf("PE %d: variant %d: %zu bytes wrong\n", me, k, bad);
+        }
       }
       const char *name = which == 1 ? "fcollect" : "alltoall";
       /* what the library's own call takes at this size (it may not be the push) */
       int launch = shoal_move_select_launch(which, block, true, shoalx_gpu_team_ll_slot(SHMEM_TEAM_WORLD),
-                                            shoalx_gpu_team_ll_span(SHMEM_TEAM_WORLD), shoal_gpu_stream_ll_max(np),
+                                            shoalx_gpu_team_ll_span(SHMEM_TEAM_WORLD),
+                                            shoal_move_ll_stream_max(shoal_gpu_stream_ll_max(np), shoalx_gpu_shared() != 0),
                                             np, shoal_gpu_stream_knob(0));
-      const char *how = launch == SHOAL_REDUCE_LAUNCH_GRID ? "push" : launch == SHOAL_REDUCE_LAUNCH_LL_GRID ? "LL" : "block";
-      printf("PE %d/%d %-8s %8zu B, %2d blocks: us/call lib(%s) %6.2f parts %6.2f empty %6.2f sync %6.2f proto-sys %6.2f proto-gpu %6.2f\n",
+      shoal_gpu_plan lp;
+      bool staged = shoalx_gpu_team_plan(SHMEM_TEAM_WORLD, dst, &lp) && shoal_move_staged(which, launch, block, lp.stage_cap);
+      const char *how = staged ? "staged" : launch == SHOAL_REDUCE_LAUNCH_GRID ? "push" : launch == SHOAL_REDUCE_LAUNCH_LL_GRID ? "LL" : "block";
+      printf("PE %d/%d %-8s %8zu B, %2d blocks: us/call lib(%s) %6.2f parts %6.2f empty %6.2f sync %6.2f proto-sys %6.2f proto-gpu %6.2f stage-gpu %6.2f stage-sys %6.2f sparts %6.2f\n",
              me, np, name, bytes, nb, how, ms[0] * 1e3 / iters, ms[1] * 1e3 / iters, ms[2] * 1e3 / iters,
-             ms[3] * 1e3 / iters, ms[4] * 1e3 / iters, ms[5] * 1e3 / iters);
-      for (int k = 0; k < 3; k++)
+             ms[3] * 1e3 / iters, ms[4] * 1e3 / iters, ms[5] * 1e3 / iters, ms[6] * 1e3 / iters, ms[7] * 1e3 / iters,
+             ms[8] * 1e3 / iters);
+      const char *vname[6] = {"parts", "proto-sys", "proto-gpu", "stage-gpu", "stage-sys", "sparts"};
+      for (int k = 0; k < 6; k++)
         if (!v[k][0].empty())
           printf("PE %d/%d %-8s %8zu B %-9s median ns: start %5.0f enter %5.0f push %5.0f leave %5.0f gap %5.0f\n", me, np,
-                 name, bytes, k == 0 ? "parts" : k == 1 ? "proto-sys" : "proto-gpu", med(v[k][0]), med(v[k][1]),
-                 med(v[k][2]), med(v[k][3]), med(v[k][4]));
+                 name, bytes, vname[k], med(v[k][0]), med(v[k][1]), med(v[k][2]), med(v[k][3]), med(v[k][4]));
       fflush(stdout);
       shmem_barrier_all();
     }

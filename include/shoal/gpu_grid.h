@@ -269,6 +269,38 @@ __device__ inline void shoal_grid_move_planned(const char *call, int which, shoa
   shoal_push_move(&s, &team, pd, which, dest, src, nbytes, root, call);
 }
 
+/* fcollect (which 1) and alltoall (2) of the staged push (collectives/
+ * push.h: into the members' staging buffers, one meeting) in an
+ * _on_stream kernel, from the same plan with the team's staging buffers
+ * (gpu/gpu_runtime.c).  On CUDA the kernel's plan is a __grid_constant__
+ * parameter and the algorithm reads the team's record where it is: the
+ * push's copy of it to shared memory, by one thread before any store,
+ * is on a staged call's path (its first meeting hides it), 0.6 us at 2
+ * PEs on one H200 (bench/RESULTS.md session 34). */
+#if defined(__CUDACC__)
+#define SHOAL_GRID_PLAN_PARAM const __grid_constant__ shoal_gpu_plan
+#else
+#define SHOAL_GRID_PLAN_PARAM shoal_gpu_plan
+#endif
+__device__ inline void shoal_grid_move_staged(const char *call, int which, const shoal_gpu_plan &p, void *dest,
+                                              const void *src, size_t nbytes)
+{
+  uint64_t count = *p.stage_calls;   /* first: its load under the set-up below */
+  __shared__ char *pd[SHOAL_GPU_PLAN_PEERS];
+  shoal_scope s = shoal_grid_scope(false);
+  s.words_at = p.words_at;
+  shoal_stage st = {p.stage_at, p.stage, p.stage_calls, p.stage_cap, count};
+#if defined(__CUDACC__)
+  shoal_team *t = const_cast<shoal_team *>(&p.team);   /* read only */
+#else
+  __shared__ shoal_team team;
+  if (s.tid == 0) team = p.team;
+  shoal_scope_sync_lane(&s);
+  shoal_team *t = &team;
+#endif
+  shoal_push_staged(&s, t, pd, &st, which, dest, src, nbytes, call);
+}
+
 /* ---- the public grid collectives -------------------------------------------- */
 __device__ inline void shoal_grid_barrier(const char *call, shmem_team_t team)
 {

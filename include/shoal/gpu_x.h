@@ -950,6 +950,13 @@ __global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) shoal_gpu_k_move_grid_
 {
   shoal_grid_move_planned(shoal_gpu_move_name(which), which, plan, dest, src, nbytes, root);
 }
+template <class shoal_unused = void>
+__global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) shoal_gpu_k_move_grid_staged(int which, SHOAL_GRID_PLAN_PARAM plan,
+                                                                                      void *dest, const void *src,
+                                                                                      size_t nbytes)
+{
+  shoal_grid_move_staged(shoal_gpu_move_name(which), which, plan, dest, src, nbytes);
+}
 /* The grid of an _on_stream kernel: all of its blocks resident (as many
  * per SM as its registers allow), the SMs shared with the other PEs on
  * this GPU. */
@@ -1068,7 +1075,12 @@ static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_te
     shoal_gpu_k_move_ll<true><<<shoal_gpu_ll_blocks(shoal_gpu_k_move_ll<true>, nbytes), SHOAL_GPU_LAUNCH_THREADS, 0,
                                 stream>>>(which, plan.team, dest, src, nbytes, root);
   else if (launch == SHOAL_REDUCE_LAUNCH_GRID) {
-    if (root_ok && shoalx_gpu_team_plan(team, dest, &plan))
+    bool planned = root_ok && shoalx_gpu_team_plan(team, dest, &plan);
+    if (planned && shoal_move_staged(which, launch, nbytes, plan.stage_cap))
+      shoal_gpu_k_move_grid_staged<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid_staged<>, SHOAL_GPU_GRID_THREADS,
+                                                             nbytes),
+                                       SHOAL_GPU_GRID_THREADS, 0, stream>>>(which, plan, dest, src, nbytes);
+    else if (planned)
       shoal_gpu_k_move_grid_planned<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid_planned<>, SHOAL_GPU_GRID_THREADS,
                                                               nbytes),
                                         SHOAL_GPU_GRID_THREADS, 0, stream>>>(which, plan, dest, src, nbytes, root);

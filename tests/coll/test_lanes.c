@@ -5,8 +5,11 @@
  * a PE meeting before and after -- the way a GPU grid of k blocks runs
  * them.  Fresh random data every repetition, poisoned outputs, every byte
  * checked, odd sizes and misaligned buffers, a strided team, broadcast in
- * place, 100+ repetitions back to back (nobody resets a counter).  Then
- * the public calls at a size where the library itself picks the push.
+ * place, 100+ repetitions back to back (nobody resets a counter).  The
+ * staged push (collectives/push.h: shoal_push_staged, into the members'
+ * staging buffers, one meeting) the same way, fcollect and alltoall, 16-40
+ * calls back to back so that the halves of the staging buffer alternate.
+ * Then the public calls at a size where the library itself picks the push.
  *
  * The reductions of collectives/ (reduce_oneshot.h, reduce_twoshot.h,
  * reduce_scatter.h) the same way: the one-shot pull, the staged pull (in
@@ -41,6 +44,8 @@ int shoalx_coll_reduce_lane(int which, shmem_team_t team, void *dest, const void
 size_t shoalx_coll_ll_capacity(shmem_team_t team, size_t *one_slot);
 int shoalx_coll_ll_lane(int which, shmem_team_t team, void *dest, const void *source, size_t count, const char *type,
                         const char *op, int root, int lane, int nlanes);
+int shoalx_coll_stage_lane(int which, shmem_team_t team, void *dest, const void *source, size_t bytes, void *stage,
+                           size_t stage_bytes, int lane, int nlanes);
 
 #define MAX_LANES 3
 #define MAX_BYTES 70001
@@ -54,6 +59,10 @@ static const char *const which_name[3] = {"broadcast", "fcollect", "alltoall"};
 /* Symmetric buffers: room for a whole team's blocks plus a misaligning offset. */
 static unsigned char *src_buf, *dst_buf;
 static size_t buf_bytes;
+/* The staged push's buffer (its count, then two halves of a slot per
+ * member), zeroed before each pass: a team's first call finds 0. */
+static unsigned char *stage_buf;
+static size_t stage_bytes;
 static int errors;
 
 #define CHECK(cond, ...) do { if (!(cond)) { if (errors++ < 10) { \
@@ -70,6 +79,7 @@ struct run {
   int which, k, reps, n;   /* n: team size; k: the pass's lane count (names its data) */
   int lanes;               /* lanes this PE runs: k, or its own (mixed_lanes) */
   bool ll;                 /* the LL form (collectives/ll.h) */
+  bool staged;             /* the staged push (collectives/push.h: shoal_push_staged) */
   size_t bytes;
   pthread_barrier_t bar;
 };
@@ -171,8 +181,9 @@ static void *lane_main(void *p)
     /* lanes that do not meet (an _on_stream kernel's blocks): the
      * barriers around the call stand for the kernels' boundaries */
     int nl = rep_local(rep) ? r->lanes : -r->lanes;
-    int rc = r->ll ? shoalx_coll_ll_lane(r->which, r->team, d, s, r->bytes, NULL, NULL, rep_root(rep, n), a->lane, nl)
-                   : shoalx_coll_move_lane(r->which, r->team, d, s, r->bytes, rep_root(rep, n), a->lane, nl);
+    int rc = r->ll       ? shoalx_coll_ll_lane(r->which, r->team, d, s, r->bytes, NULL, NULL, rep_root(rep, n), a->lane, nl)
+             : r->staged ? shoalx_coll_stage_lane(r->which, r->team, d, s, r->bytes, stage_buf, stage_bytes, a->lane, nl)
+                         : shoalx_coll_move_lane(r->which, r->team, d, s, r->bytes, rep_root(rep, n), a->lane, nl);
     CHECK(rc == 0, "rc %d", rc);
     pthread_barrier_wait(&r->bar);
     if (a->lane == 0) check(r, rep);
@@ -190,11 +201,17 @@ static bool team_mapped(shmem_team_t team)
   return true;
 }
 
-static void run_lanes(shmem_team_t team, const char *tname, int which, int k, size_t bytes, int reps, bool ll)
+static void run_lanes(shmem_team_t team, const char *tname, int which, int k, size_t bytes, int reps, bool ll,
+                      bool staged)
 {
   struct run r;
   memset(&r, 0, sizeof r);
   r.ll = ll;
+  r.staged = staged;
+  if (staged) {   /* nobody writes it any more: every member's last call met mine */
+    memset(stage_buf, 0, stage_bytes);
+    shmem_team_sync(team);
+  }
   r.team = team;
   r.tname = tname;
   r.which = which;
@@ -412,7 +429,7 @@ static void run_ll(shmem_team_t team, const char *tname, int k)
   for (int which = 0; which < 3; which++)
     for (size_t si = 0; si < sizeof bsizes / sizeof bsizes[0]; si++)
       if (bsizes[si] <= cap && (si == 0 || bsizes[si] != bsizes[si - 1]))
-        run_lanes(team, tname, which, k, bsizes[si], bsizes[si] == cap ? 24 : 40, true);
+        run_lanes(team, tname, which, k, bsizes[si], bsizes[si] == cap ? 24 : 40, true, false);
   /* the 4- and 8-byte cases: long sum, uint xor, double max, float sum;
    * all-reduce (5) and reduce-scatter (6: count per member's block) */
   const int cases[] = {RC_LONG_SUM, RC_UINT_XOR, RC_DOUBLE_MAX, RC_FLOAT_SUM};
@@ -461,6 +478,9 @@ START_TEST(test_lanes)
   if (buf_bytes < ((size_t)MAX_RELEMS * (size_t)n + 8) * 8) buf_bytes = ((size_t)MAX_RELEMS * (size_t)n + 8) * 8;
   src_buf = shmem_malloc(buf_bytes);
   dst_buf = shmem_malloc(buf_bytes);
+  stage_bytes = 64 + 2 * (size_t)n * ((MAX_BYTES + 15) & ~(size_t)15);
+  stage_buf = shmem_malloc(stage_bytes);
+  ck_assert_ptr_nonnull(stage_buf);
   priv_buf = malloc(buf_bytes);
   ck_assert_ptr_nonnull(priv_buf);
   ck_assert_ptr_nonnull(src_buf);
@@ -476,7 +496,10 @@ START_TEST(test_lanes)
         for (int which = 0; which < 3; which++)
           for (size_t si = 0; si < N_LANE_SIZES; si++) {
             size_t b = lane_sizes[si];
-            run_lanes(t, team_name[tlist[ti]], which, k, b, b > 4099 ? 12 : b == 33 ? 120 : 24, false);
+            run_lanes(t, team_name[tlist[ti]], which, k, b, b > 4099 ? 12 : b == 33 ? 120 : 24, false, false);
+            /* the staged push: fcollect and alltoall, 40+ calls back to
+             * back (the halves alternate), lanes that meet or not */
+            if (which > 0) run_lanes(t, team_name[tlist[ti]], which, k, b, b > 4099 ? 16 : 40, false, true);
           }
       if (t != SHMEM_TEAM_INVALID && team_mapped(t)) run_reductions(t, team_name[tlist[ti]], k);
       if (t != SHMEM_TEAM_INVALID && k == 1) run_api(t, team_name[tlist[ti]]);
@@ -484,6 +507,7 @@ START_TEST(test_lanes)
     }
   shmem_free(src_buf);
   shmem_free(dst_buf);
+  shmem_free(stage_buf);
   free(priv_buf);
   teams_free();
   ck_assert_int_eq(errors, 0);

@@ -149,6 +149,10 @@ for np in $(want local && echo $nps); do
     echo "== $p with $np PEs, SHOAL_ALLREDUCE=ring"
     (export SHOAL_ALLREDUCE=ring; launch "$np" $O/$p) || { echo "FAIL: $p with $np PEs, SHOAL_ALLREDUCE=ring"; status=1; }
   done
+  # the staged push (where the PEs share a GPU: its fcollect and alltoall
+  # of 160000 bytes a member, back to back and in graph replays)
+  echo "== test_coll with $np PEs, SHOAL_GPU_STAGE=on"
+  (export SHOAL_GPU_STAGE=on; launch "$np" $O/test_coll) || { echo "FAIL: test_coll with $np PEs, SHOAL_GPU_STAGE=on"; status=1; }
   # a grid that breaks the rules stops with a message, not a hang
   if [ "$np" -ge 2 ]; then
     mps off   # kernels that stop on purpose (a trap) can leave an MPS server unusable

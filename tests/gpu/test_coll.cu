@@ -133,6 +133,17 @@ __global__ void k_graph_check(const float *dst, size_t n, uint64_t seed, int np,
   }
 }
 __global__ void k_graph_next(unsigned *round) { *round += 1; }
+/* The movers' graph: fcollect (which 2) or alltoall (3) of n floats a
+ * member, filled by k_graph_fill with n x np floats. */
+__global__ void k_graph_check_move(int which, const float *dst, size_t n, uint64_t seed, int me, int np,
+                                   unsigned *round, unsigned *errors)
+{
+  unsigned r = *round;
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n * (size_t)np; i += gridDim.x * blockDim.x) {
+    size_t at = which == 2 ? i % n : (size_t)me * n + i % n;
+    if (dst[i] != fval(seed, (int)(i / n), at, 1000 + r)) atomicAdd(errors, 1u);
+  }
+}
 
 /* Checks of one round of the back-to-back _on_stream test (main): which 0
  * all-reduce of n, 1 reduce-scatter of n per member, 2 fcollect of n, 3
@@ -536,9 +547,12 @@ int main(void)
    * Sizes for LL, LL's kernel over several blocks (8192 at 2 and 4 PEs,
    * 65536 at 2 with the default SHOAL_GPU_LL_BYTES; alltoall's 1500, 6000
    * bytes a pair, just past its block LL), the one-block push and the
-   * grid kernels. */
+   * grid kernels; 40000 (160000 bytes a member): past LL's bound where
+   * the PEs share a GPU, within a staging slot at 2-4 PEs, so fcollect
+   * and alltoall take the staged push there with SHOAL_GPU_STAGE=on
+   * (run.sh), both halves in turn. */
   {
-    size_t rn[] = {512, 1500, 8192, 20000, 65536};
+    size_t rn[] = {512, 1500, 8192, 20000, 40000, 65536};
     const int rounds = 24;
     size_t nmax = 65536;
     float *src = (float *)shmem_malloc(sizeof(float) * nmax * np);
@@ -704,6 +718,61 @@ int main(void)
     GT_CUDA(cudaGraphDestroy(graph));
     GT_CUDA(cudaStreamDestroy(s));
     shmem_free(dst);
+    shmem_free(src);
+  }
+
+  step(me, "graph replays of fcollect and alltoall");
+  /* fill -> fcollect -> alltoall -> checks -> next round, replayed with no
+   * barrier and no host reset: 160000 bytes a member, the staged push
+   * where the PEs share a GPU and SHOAL_GPU_STAGE=on (test above), whose
+   * half each call writes
+   * must alternate on every replay (its count is in device memory) -- a
+   * half baked into the graph would be overwritten while a slow member
+   * still copies out of it.  The movers read only their own source, so
+   * a round's fill needs no barrier. */
+  {
+    size_t n = 40000;
+    const int replays = 150;
+    float *src = (float *)shmem_malloc(sizeof(float) * n * np), *fd = (float *)shmem_malloc(sizeof(float) * n * np),
+          *ad = (float *)shmem_malloc(sizeof(float) * n * np);
+    unsigned *round, *errors;
+    GT_CUDA(cudaMalloc((void **)&round, sizeof(unsigned)));
+    GT_CUDA(cudaMalloc((void **)&errors, 2 * sizeof(unsigned)));
+    GT_CUDA(cudaMemset(round, 0, sizeof(unsigned)));
+    GT_CUDA(cudaMemset(errors, 0, 2 * sizeof(unsigned)));
+    GT_CUDA(cudaMemset(fd, 0xFF, sizeof(float) * n * np));
+    GT_CUDA(cudaMemset(ad, 0xFF, sizeof(float) * n * np));
+    GT_CUDA(cudaDeviceSynchronize());
+    cudaStream_t s;
+    GT_CUDA(cudaStreamCreate(&s));
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    shmem_barrier_all();
+    GT_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    k_graph_fill<<<64, 256, 0, s>>>(src, n * np, gt_seed, me, round);
+    shmemx_fcollectmem_on_stream(SHMEM_TEAM_WORLD, fd, src, n * sizeof(float), s);
+    shmemx_alltoallmem_on_stream(SHMEM_TEAM_WORLD, ad, src, n * sizeof(float), s);
+    k_graph_check_move<<<64, 256, 0, s>>>(2, fd, n, gt_seed, me, np, round, errors);
+    k_graph_check_move<<<64, 256, 0, s>>>(3, ad, n, gt_seed, me, np, round, errors + 1);
+    k_graph_next<<<1, 1, 0, s>>>(round);
+    GT_CUDA(cudaStreamEndCapture(s, &graph));
+    GT_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+    for (int r = 0; r < replays; r++) GT_CUDA(cudaGraphLaunch(exec, s));
+    GT_CUDA(cudaStreamSynchronize(s));
+    unsigned hr, he[2];
+    GT_CUDA(cudaMemcpy(&hr, round, sizeof hr, cudaMemcpyDeviceToHost));
+    GT_CUDA(cudaMemcpy(he, errors, sizeof he, cudaMemcpyDeviceToHost));
+    GT_CHECK(hr == (unsigned)replays && he[0] == 0 && he[1] == 0,
+             "graph replay of the movers: %u rounds, fcollect %u, alltoall %u wrong elements", hr, he[0], he[1]);
+    if (me == 0) printf("graph replay: %u rounds of fill/fcollect/alltoall/check, %u + %u errors\n", hr, he[0], he[1]);
+    GT_CUDA(cudaGraphExecDestroy(exec));
+    GT_CUDA(cudaGraphDestroy(graph));
+    GT_CUDA(cudaStreamDestroy(s));
+    GT_CUDA(cudaFree(round));
+    GT_CUDA(cudaFree(errors));
+    shmem_barrier_all();
+    shmem_free(ad);
+    shmem_free(fd);
     shmem_free(src);
   }
 

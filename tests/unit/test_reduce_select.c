@@ -505,6 +505,31 @@ START_TEST(test_ll_stream_blocks)
 }
 END_TEST
 
+/* The staged push replaces the grid push, for fcollect and alltoall only,
+ * where a member's block fits the team's staging slot (none: 0). */
+START_TEST(test_move_staged)
+{
+  const size_t cap = 262128;   /* 2 MB of staging at 4 PEs: (2M - 64) / 8, cut to 16 */
+  for (int which = 0; which < 3; which++)
+    for (size_t b = 4097; b <= (1u << 20); b = b * 2 + 1) {
+      bool want = which != 0 && b <= cap;
+      ck_assert_int_eq(shoal_move_staged(which, SHOAL_REDUCE_LAUNCH_GRID, b, cap), want);
+      ck_assert(!shoal_move_staged(which, SHOAL_REDUCE_LAUNCH_GRID, b, 0));
+      ck_assert(!shoal_move_staged(which, SHOAL_REDUCE_LAUNCH_LL_GRID, b, cap));
+      ck_assert(!shoal_move_staged(which, SHOAL_REDUCE_LAUNCH_BLOCK, b, cap));
+    }
+  ck_assert(shoal_move_staged(1, SHOAL_REDUCE_LAUNCH_GRID, cap, cap));
+  ck_assert(!shoal_move_staged(2, SHOAL_REDUCE_LAUNCH_GRID, cap + 1, cap));
+  /* where the PEs share a GPU the grid push starts past LL's bound: the
+   * staged push takes 128 KB + 16 a member at 4 PEs */
+  size_t b = SHOAL_GPU_LL_SHARED_MOVE_MAX + 16;
+  int launch = shoal_move_select_launch(1, b, true, 8192, 64, shoal_move_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, true),
+                                        4, 0);
+  ck_assert_int_eq(launch, SHOAL_REDUCE_LAUNCH_GRID);
+  ck_assert(shoal_move_staged(1, launch, b, cap));
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("reduce_select");
@@ -516,6 +541,7 @@ int main(void)
   tcase_add_test(tc, test_ll_span);
   tcase_add_test(tc, test_grid_scatter_pull);
   tcase_add_test(tc, test_ll_stream_blocks);
+  tcase_add_test(tc, test_move_staged);
   suite_add_tcase(s, tc);
   SRunner *r = srunner_create(s);
   srunner_run_all(r, CK_NORMAL);
