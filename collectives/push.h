@@ -131,8 +131,6 @@ SHOAL_FN void shoal_push_staged(const shoal_scope *s, shoal_team *t, char **pd, 
   int np = t->size, me = t->my_pe;
   size_t lo, hi;
   if (s->local) shoal_scope_sync_local(s, t, call);   /* the PE's lanes wrote src, counted the last call */
-  /* thread 0 takes the meeting's number now: its load off the meeting's path */
-  uint64_t e = s->tid == 0 && np > 1 ? shoal_scope_next_meeting(s, t) : 0;
   size_t half = (size_t)((s->local ? *st->calls : st->count) >> 63) * (size_t)np;
   for (unsigned j = s->tid; j < (unsigned)np; j += s->nthreads)
     pd[j] = (int)j == me ? (char *)dest + (size_t)me * bytes : st->at[j] + (half + (size_t)me) * st->cap;
@@ -141,7 +139,7 @@ SHOAL_FN void shoal_push_staged(const shoal_scope *s, shoal_team *t, char **pd, 
   if (which == 1) shoal_scope_push(s, pd, np, me, (const char *)src, lo, hi);
   else shoal_scope_scatter(s, pd, np, me, (const char *)src, bytes, lo, hi);
   if (s->nthreads == 1) shoal_scope_sync_lane(s);   /* the spread meeting begins with it */
-  shoal_scope_meet_peers_spread_at(s, t, e, true, true, call);
+  shoal_scope_meet_peers_spread(s, t, true, true, call);
   shoal_scope_sync_lane(s);
   shoal_scope_gather(s, (char *)dest, bytes, st->mine + half * st->cap, st->cap, np, me, lo, hi);
   /* Count the call, so that the next one writes the other half: each lane

@@ -562,13 +562,13 @@ SHOAL_FN void shoal_scope_publish(const shoal_team *t)
  * the lane wrote before must reach the peers first (shoal_scope_publish).
  * tags: lane 0 tags the meeting and checks the peers' tags (a call's
  * first meeting: a grid that differs is found there; its last one skips
- * them, a load before lane 0's arrivals and one after its wait).
- * _at: meeting e, its number taken beforehand (shoal_scope_next_meeting). */
-SHOAL_FN void shoal_scope_meet_peers_at(const shoal_scope *s, shoal_team *t, uint64_t e, bool publish, bool tags,
+ * them, a load before lane 0's arrivals and one after its wait). */
+SHOAL_FN void shoal_scope_meet_peers_as(const shoal_scope *s, shoal_team *t, bool publish, bool tags,
                                         const char *call)
 {
   int n = t->size, me = t->my_pe;
   if (n <= 1) return;
+  uint64_t e = shoal_scope_next_meeting(s, t);
   tags = tags && shoal_scope_tags(s, t);
   if (publish) shoal_scope_publish(t);
   for (int k = 1; k < n; k++) {
@@ -576,12 +576,6 @@ SHOAL_FN void shoal_scope_meet_peers_at(const shoal_scope *s, shoal_team *t, uin
     shoal_scope_arrive(s, t, (me + k) % n, call);
   }
   shoal_scope_await_peers(s, t, e, tags, call);
-}
-SHOAL_FN void shoal_scope_meet_peers_as(const shoal_scope *s, shoal_team *t, bool publish, bool tags,
-                                        const char *call)
-{
-  if (t->size <= 1) return;
-  shoal_scope_meet_peers_at(s, t, shoal_scope_next_meeting(s, t), publish, tags, call);
 }
 SHOAL_FN void shoal_scope_meet_peers(const shoal_scope *s, shoal_team *t, const char *call)
 {
@@ -595,19 +589,17 @@ SHOAL_FN void shoal_scope_meet_peers(const shoal_scope *s, shoal_team *t, const 
  * (shoal_scope_publish; the barrier carried the lane's writes to that
  * fence); thread 0 waits.  One
  * thread adding on every peer in turn put a chain of lookups and fences
- * on the path of teams of more than two.
- * _at: meeting e, its number taken beforehand by thread 0
- * (shoal_scope_next_meeting: a load off the meeting's path, where the
- * lane has work to do first). */
-SHOAL_FN void shoal_scope_meet_peers_spread_at(const shoal_scope *s, shoal_team *t, uint64_t e, bool publish,
-                                               bool tags, const char *call)
+ * on the path of teams of more than two. */
+SHOAL_FN void shoal_scope_meet_peers_spread(const shoal_scope *s, shoal_team *t, bool publish, bool tags,
+                                            const char *call)
 {
   int n = t->size, me = t->my_pe;
   if (s->nthreads == 1) {
-    shoal_scope_meet_peers_at(s, t, e, publish, tags, call);
+    shoal_scope_meet_peers_as(s, t, publish, tags, call);
     return;
   }
   tags = tags && shoal_scope_tags(s, t);
+  uint64_t e = s->tid == 0 && n > 1 ? shoal_scope_next_meeting(s, t) : 0;
   shoal_scope_sync_lane(s);
   if (n <= 1) return;
   for (unsigned j = s->tid; j + 1 < (unsigned)n; j += s->nthreads) {
@@ -621,16 +613,6 @@ SHOAL_FN void shoal_scope_meet_peers_spread_at(const shoal_scope *s, shoal_team 
     shoal_scope_arrive(s, t, q, call);
   }
   if (s->tid == 0) shoal_scope_await_peers(s, t, e, tags, call);
-}
-SHOAL_FN void shoal_scope_meet_peers_spread(const shoal_scope *s, shoal_team *t, bool publish, bool tags,
-                                            const char *call)
-{
-  if (s->nthreads == 1) {
-    shoal_scope_meet_peers_as(s, t, publish, tags, call);
-    return;
-  }
-  uint64_t e = s->tid == 0 && t->size > 1 ? shoal_scope_next_meeting(s, t) : 0;
-  shoal_scope_meet_peers_spread_at(s, t, e, publish, tags, call);
 }
 
 /* The lane meets lane b of the peers: what its threads wrote before is in

@@ -227,7 +227,6 @@ __global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) k_sparts(int which, co
   const char *call = "sparts";
   int np = t->size, me = t->my_pe;
   size_t lo, hi, bytes = nbytes;
-  uint64_t e = s.tid == 0 ? shoal_scope_next_meeting(&s, t) : 0;
   size_t half = (size_t)(st.count >> 63) * (size_t)np;
   for (unsigned j = s.tid; j < (unsigned)np; j += s.nthreads)
     pd[j] = (int)j == me ? (char *)dest + (size_t)me * bytes : st.at[j] + (half + (size_t)me) * st.cap;
@@ -238,7 +237,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) k_sparts(int which, co
   else shoal_scope_scatter(&s, pd, np, me, (const char *)src, bytes, lo, hi);
   shoal_scope_sync_lane(&s);
   g[2] = gtimer();
-  shoal_scope_meet_peers_spread_at(&s, t, e, true, true, call);
+  shoal_scope_meet_peers_spread(&s, t, true, true, call);
   shoal_scope_sync_lane(&s);
   g[3] = gtimer();
   shoal_scope_gather(&s, (char *)dest, bytes, st.mine + half * st.cap, st.cap, np, me, lo, hi);
