@@ -490,11 +490,12 @@ SHOAL_SELECT_FN int shoal_move_select_launch(int which, size_t bytes, bool dest_
  * team has staging buffers and a member's block fits its slot (stage_cap:
  * 0 where it has none; gpu/gpu_runtime.c gives them, with
  * SHOAL_GPU_STAGE=on, to teams whose members all share this GPU).  One
- * H200 under MPS, us per call, grid push -> staged (bench/RESULTS.md
- * session 34): 2 PEs, fcollect of 512 KB 7.39 -> 6.94, alltoall 7.96 ->
- * 7.12; 3-4 PEs mixed (fcollect of 512 KB at 3 PEs 11.24 -> 12.31 in
- * bench_grid's rounds of 100 calls, 11.26 -> 10.71 in bench_push_parts'
- * of 1000). */
+ * H200 under MPS, us per call, grid push -> staged, 512 KB
+ * (bench/RESULTS.md session 34, job 10): 2 PEs, fcollect 7.48 -> 7.56,
+ * alltoall 8.12 -> 7.70; 3 PEs, fcollect 11.28 -> 12.15; 4 PEs, 12.70 ->
+ * 13.38.  With its meeting's number loaded early and the meetings'
+ * atomics at the GPU's scope it was 6-11% ahead at 2 PEs (job 8), but
+ * those changes cost the other collectives 2-5%. */
 SHOAL_SELECT_FN bool shoal_move_staged(int which, int launch, size_t bytes, size_t stage_cap)
 {
   return which != 0 && launch == SHOAL_REDUCE_LAUNCH_GRID && bytes <= stage_cap;

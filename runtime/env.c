@@ -53,8 +53,9 @@ const shoal_env_var shoal_env_vars[] = {
      "GPU builds: on: on a team whose members all run on one GPU (several PEs under MPS), the "
      "last quarter of its LL box holds staging buffers, and _on_stream fcollect and alltoall "
      "past LL's bound store into them and meet once instead of twice, up to "
-     "(SHOAL_GPU_LL_BYTES / 8) / team size bytes a member (2 PEs on one H200: 6-11% faster at "
-     "512 KB; 3-4 PEs: mixed; the LL ring half as deep at 2 PEs); off: the grid push"},
+     "(SHOAL_GPU_LL_BYTES / 8) / team size bytes a member (experimental: on one H200 not yet "
+     "faster than the grid push but for alltoall at 2 PEs, and the LL ring half as deep at 2 "
+     "PEs); off: the grid push"},
     {"SHOAL_GPU_STREAM_GRID_MIN", "auto",
      "GPU _on_stream collectives: bytes (per member) from which one kernel over many blocks runs "
      "instead of one block (auto: 128K for fcollect, alltoall and broadcast, 256K for reductions; "
