@@ -100,15 +100,15 @@ SHOAL_FN void shoal_push_alltoall(const shoal_scope *s, shoal_team *t, char **pd
  *
  * A staging buffer holds two halves of a slot per member (cap bytes each);
  * a call writes the half of the parity of the team's staged calls so far
- * (the top bit of *calls, the same on every member).  Why a half is free when a
- * call writes it: the call before (the other half) met lane b of every
- * member, so every member had begun that call, and so had finished the
- * one before it -- the last to read this half -- its lanes having met at
- * its exit (a grid's lanes that meet) or its kernel having ended (an
- * _on_stream kernel's).  So a
- * team's staged calls must follow each other on every member (one stream
- * a team), as every collective's on its counters, and a captured graph
- * replays them: the count lives in device memory.
+ * (the top bit of *calls, the same on every member).  Why a half is free
+ * when a call writes it: the call before (the other half) met lane b of
+ * every member, so every member had begun that call, and so had finished
+ * the one before it -- the last to read this half -- its lanes having met
+ * at its exit (a grid's lanes that meet) or its kernel having ended (an
+ * _on_stream kernel's).  So a team's staged calls must follow each other
+ * on every member (one stream a team), as every collective's on its
+ * counters, and a captured graph replays them: the count lives in device
+ * memory.
  * Blocks of up to cap bytes; dest must not overlap src; every member
  * mapped, running the same number of lanes (the meeting's tags check it).
  * Callers: the GPU's _on_stream fcollect and alltoall where every member
