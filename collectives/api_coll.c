@@ -1,6 +1,7 @@
 /* Host entry points of broadcast, fcollect, collect, alltoall and alltoalls:
  * check the arguments, then run the device algorithm on the calling PE. */
 #include "coll_host.h"
+#include "coll_lane.h"
 #include "alltoall.h"
 #include "alltoalls.h"
 #include "broadcast_push.h"
@@ -151,17 +152,10 @@ SHOAL_API int shoalx_coll_move_lane(int which, shmem_team_t team, void *dest, co
   const char *call = "shoalx_coll_move_lane";
   int local = nlanes > 0;
   if (!local) nlanes = -nlanes;
-  if (!shoal_team_handle_ok(call, team)) return -1;
-  if (team->my_pe < 0) shoal_error(call, "this PE (%d) is not a member of argument 'team'", shoal_dstate.my_pe);
+  if (!coll_lane_check(call, team, lane, nlanes)) return -1;
   if (which < 0 || which > 2) shoal_error(call, "argument 'which' = %d must be 0, 1 or 2", which);
-  if (nlanes < 1 || nlanes > SHOAL_GRID_MAX_BLOCKS)
-    shoal_error(call, "argument 'nlanes' = %d must be in [1, %d]", nlanes, SHOAL_GRID_MAX_BLOCKS);
-  if (lane < 0 || lane >= nlanes) shoal_error(call, "argument 'lane' = %d must be in [0, %d)", lane, nlanes);
   if (which == 0 && (root < 0 || root >= team->size))
     shoal_error(call, "argument 'root' = %d is out of range: the team has PEs 0..%d", root, team->size - 1);
-  if (!shoal_push_ok(team))
-    shoal_error(call, "argument 'team': every member must be reachable by load/store (at most %d)",
-                SHOAL_SCOPE_MAX_PEERS);
   shoal_scope s = shoal_scope_make(0, 1, (unsigned)lane, (unsigned)nlanes, local);
   char *pd[SHOAL_SCOPE_MAX_PEERS];
   shoal_push_move(&s, team, pd, which, dest, source, bytes, root, call);
@@ -180,15 +174,8 @@ SHOAL_API int shoalx_coll_stage_lane(int which, shmem_team_t team, void *dest, c
   const char *call = "shoalx_coll_stage_lane";
   int local = nlanes > 0;
   if (!local) nlanes = -nlanes;
-  if (!shoal_team_handle_ok(call, team)) return -1;
-  if (team->my_pe < 0) shoal_error(call, "this PE (%d) is not a member of argument 'team'", shoal_dstate.my_pe);
+  if (!coll_lane_check(call, team, lane, nlanes)) return -1;
   if (which < 1 || which > 2) shoal_error(call, "argument 'which' = %d must be 1 or 2", which);
-  if (nlanes < 1 || nlanes > SHOAL_GRID_MAX_BLOCKS)
-    shoal_error(call, "argument 'nlanes' = %d must be in [1, %d]", nlanes, SHOAL_GRID_MAX_BLOCKS);
-  if (lane < 0 || lane >= nlanes) shoal_error(call, "argument 'lane' = %d must be in [0, %d)", lane, nlanes);
-  if (!shoal_push_ok(team))
-    shoal_error(call, "argument 'team': every member must be reachable by load/store (at most %d)",
-                SHOAL_SCOPE_MAX_PEERS);
   size_t cap = stage_bytes > 64 ? ((stage_bytes - 64) / (2 * (size_t)team->size)) & ~(size_t)15 : 0;
   if (!stage || ((uintptr_t)stage & 7) != 0)
     shoal_error(call, "argument 'stage' (%p) must be symmetric memory on an 8-byte boundary", stage);

@@ -1,6 +1,7 @@
 /* Host entry points of the reductions: shmem_TYPE_OP_reduce (all-reduce),
  * shmemx_TYPE_OP_reduce_scatter, and the 16-bit float extensions. */
 #include "coll_api.h"
+#include "coll_lane.h"
 #include "reduce_scatter.h"
 #include "ll.h"
 
@@ -160,18 +161,6 @@ static int reduce_op_index(const char *op)
   return -1;
 }
 
-/* What the lane entry points below check alike. */
-static void lane_args_check(const char *call, shoal_team *team, int lane, int nlanes)
-{
-  if (team->my_pe < 0) shoal_error(call, "this PE (%d) is not a member of argument 'team'", shoal_dstate.my_pe);
-  if (nlanes < 1 || nlanes > SHOAL_GRID_MAX_BLOCKS)
-    shoal_error(call, "argument 'nlanes' = %d must be in [1, %d]", nlanes, SHOAL_GRID_MAX_BLOCKS);
-  if (lane < 0 || lane >= nlanes) shoal_error(call, "argument 'lane' = %d must be in [0, %d)", lane, nlanes);
-  if (!shoal_push_ok(team))
-    shoal_error(call, "argument 'team': every member must be reachable by load/store (at most %d)",
-                SHOAL_SCOPE_MAX_PEERS);
-}
-
 /* For tests/coll/test_lanes (not a public API): the reductions of
  * collectives/ at a scope of nlanes lanes, this thread lane `lane`, the way
  * a GPU grid runs them with a block per lane.  which: 0 the one-shot pull,
@@ -187,13 +176,12 @@ SHOAL_API int shoalx_coll_reduce_lane(int which, shmem_team_t team, void *dest, 
                                SHOAL_REDUCE_RING};
   const char *call = "shoalx_coll_reduce_lane";
   int ti = reduce_type_index(type), oi = reduce_op_index(op);
-  if (!shoal_team_handle_ok(call, team)) return -1;
+  int local = nlanes > 0;   /* negative: the lanes meet only the peers (an _on_stream kernel's grid) */
+  if (!local) nlanes = -nlanes;
+  if (!coll_lane_check(call, team, lane, nlanes)) return -1;
   if (which < 0 || which > 4) shoal_error(call, "argument 'which' = %d must be 0, 1, 2, 3 or 4", which);
   if (ti < 0 || oi < 0) shoal_error(call, "argument 'type' (%s) or 'op' (%s) is unknown", type ? type : "NULL",
                                     op ? op : "NULL");
-  int local = nlanes > 0;   /* negative: the lanes meet only the peers (an _on_stream kernel's grid) */
-  if (!local) nlanes = -nlanes;
-  lane_args_check(call, team, lane, nlanes);
   if (which == 0 && dest == source) shoal_error(call, "the pull is not in place (1 and 2 are)");
   if (which == 1 && shoal_coll_scratch_size(team) < shoal_reduce_size(ti))
     shoal_error(call, "the team has no scratch to stage through");
@@ -236,11 +224,10 @@ SHOAL_API int shoalx_coll_ll_lane(int which, shmem_team_t team, void *dest, cons
                                   const char *type, const char *op, int root, int lane, int nlanes)
 {
   const char *call = "shoalx_coll_ll_lane";
-  if (!shoal_team_handle_ok(call, team)) return -1;
-  if (which < 0 || which > 4) shoal_error(call, "argument 'which' = %d must be 0, 1, 2, 3 or 4", which);
   int local = nlanes > 0;
   if (!local) nlanes = -nlanes;
-  lane_args_check(call, team, lane, nlanes);
+  if (!coll_lane_check(call, team, lane, nlanes)) return -1;
+  if (which < 0 || which > 4) shoal_error(call, "argument 'which' = %d must be 0, 1, 2, 3 or 4", which);
   int ti = -1, oi = -1;
   size_t es = 1, bytes = count;
   bool reduction = which == 3 || which == 4;

@@ -10,4 +10,4 @@ shoalcoll_HEADERS += collectives/hier.h collectives/reduce_combine.h
 shoalcoll_HEADERS += collectives/ll.h
 libshoal_la_SOURCES += collectives/api_scan.c
 libshoal_la_SOURCES += collectives/api_barrier.c collectives/api_coll.c collectives/api_reduce.c \
-  collectives/api_active.c collectives/coll_host.h collectives/coll_api.h teams/team_host.h
+  collectives/api_active.c collectives/coll_host.h collectives/coll_api.h collectives/coll_lane.h teams/team_host.h

@@ -209,12 +209,24 @@ SHOAL_SELECT_FN size_t shoal_ll_stream_blocks(size_t bytes_per_pair)
  * takes what it would look up from the host (shoal_gpu_plan): one H200
  * under MPS, 2 PEs, 256 KB per pair, fcollect 7.89 -> 7.56 us and
  * alltoall 8.79 -> 8.09 in each of three runs, while LL still wins at 128
- * KB per pair (7.10 against 7.51 and 7.70 against 8.21); at 3 and 4 PEs
- * the bound was lower already (bench/RESULTS.md session 32). */
+ * KB per pair (7.10 against 7.51 and 7.70 against 8.21) (bench/RESULTS.md
+ * session 32). */
 #define SHOAL_GPU_LL_SHARED_MOVE_MAX (128u << 10)
-SHOAL_SELECT_FN size_t shoal_move_ll_stream_max(size_t ll_stream_max, bool gpu_shared)
+/* ... and while the LL words that all members send in the call, n (n - 1)
+ * x 2 x bytes per pair, which all cross the one GPU's memory, stay within
+ * this many bytes: one H200 under MPS, against the grid push, LL won at 3
+ * PEs with 85 KB per pair (1 MB in all; alltoall 11.59 against 13.00 us,
+ * fcollect 10.63 against 10.79) and at 4 PEs with 32 KB (768 KB; 11.85
+ * against 12.81), and lost at 4 PEs with 64 KB (1.5 MB; alltoall 14.19
+ * against 12.82, fcollect 12.60 against 12.32) (bench/RESULTS.md session
+ * 35). */
+#define SHOAL_GPU_LL_SHARED_MOVE_ALL (1u << 20)
+SHOAL_SELECT_FN size_t shoal_move_ll_stream_max(size_t ll_stream_max, bool gpu_shared, int team_size)
 {
-  return gpu_shared && ll_stream_max > SHOAL_GPU_LL_SHARED_MOVE_MAX ? SHOAL_GPU_LL_SHARED_MOVE_MAX : ll_stream_max;
+  if (!gpu_shared || team_size < 2) return ll_stream_max;
+  size_t all = SHOAL_GPU_LL_SHARED_MOVE_ALL / (2 * (size_t)team_size * (size_t)(team_size - 1));
+  size_t max = all < SHOAL_GPU_LL_SHARED_MOVE_MAX ? all : SHOAL_GPU_LL_SHARED_MOVE_MAX;
+  return ll_stream_max < max ? ll_stream_max : max;
 }
 /* Teams that span nodes (the layout allows hier): the hierarchical
  * all-reduce up to this many bytes of vector; beyond, the flat choice.
@@ -459,7 +471,7 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
  * member's block): the kernel the host launches.  The grid kernel from
  * SHOAL_GPU_MOVE_GRID_MIN (grid_min: the host's override) into a dest in
  * the GPU heap, from SHOAL_GPU_LL_STREAM_MOVE_MIN for a block that is not
- * whole words; below, one block: LL's kernel, whose every thread polls a
+ * whole words or is past LL's bound (ll_stream_max); below, one block: LL's kernel, whose every thread polls a
  * few words, where LL carries the block (ll_slot: the team's LL slot, 0
  * where LL cannot run), else the push's kernel of fewer threads, which
  * keep their state in registers (gpu_x.h: SHOAL_GPU_PUSH_THREADS).  LL's
@@ -473,6 +485,12 @@ SHOAL_SELECT_FN int shoal_move_select_launch(int which, size_t bytes, bool dest_
   /* A block that is not whole 4-byte words takes no LL: from where LL's
    * grid kernel would start, the grid push instead of one block */
   size_t min = grid_min ? grid_min : shoal_ll_words(bytes) ? SHOAL_GPU_MOVE_GRID_MIN : SHOAL_GPU_LL_STREAM_MOVE_MIN;
+  /* ... and past LL's bound where that stops short of the grid's minimum
+   * (PEs sharing a GPU: shoal_move_ll_stream_max): there one block was
+   * 1.2-1.6x slower than the push (one H200 under MPS, 3-4 PEs, 64-87 KB
+   * a member; bench/RESULTS.md session 35) */
+  if (!grid_min && ll_stream_max && bytes > ll_stream_max && min > SHOAL_GPU_LL_STREAM_MOVE_MIN)
+    min = SHOAL_GPU_LL_STREAM_MOVE_MIN;
   bool grid = bytes >= min && dest_sym;
   bool ll_block = shoal_move_ll_fits(which, ll_slot, 1, team_size, bytes);
   if (!grid && ll_block) return SHOAL_REDUCE_LAUNCH_LL;

@@ -63,8 +63,10 @@ const shoal_env_var shoal_env_vars[] = {
     {"SHOAL_GPU_STREAM_LL_MAX", "512K",
      "GPU _on_stream collectives: bytes per pair up to which LL's kernel over several blocks runs "
      "where one block's LL does not fit (the data movers from 4 KB; 0: never; tuning; the same on "
-     "every PE), within 1 MB of LL words a member sends in one call (512 KB where two or more PEs "
-     "share a GPU)"},
+     "every PE), within 1 MB of LL words a member sends in one call (512 KB where two or more "
+     "PEs share a GPU; there the data movers: up to 128 KB per pair and 1 MB of LL words from "
+     "all members together, n(n-1) x 2 x bytes per pair; past LL's bound the grid kernel runs, "
+     "from 4 KB)"},
     {"SHOAL_GPU_STREAM_BLOCK_BYTES", "16K",
      "GPU _on_stream collectives: bytes each block of that kernel takes at least (fewer blocks "
      "for medium messages; 0: every block the GPU holds; the same on every PE)"},

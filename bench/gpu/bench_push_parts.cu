@@ -391,7 +391,7 @@ int main(int argc, char **argv)
       /* what the library's own call takes at this size (it may not be the push) */
       int launch = shoal_move_select_launch(which, block, true, shoalx_gpu_team_ll_slot(SHMEM_TEAM_WORLD),
                                             shoalx_gpu_team_ll_span(SHMEM_TEAM_WORLD),
-                                            shoal_move_ll_stream_max(shoal_gpu_stream_ll_max(np), shoalx_gpu_shared() != 0),
+                                            shoal_move_ll_stream_max(shoal_gpu_stream_ll_max(np), shoalx_gpu_shared() != 0, np),
                                             np, shoal_gpu_stream_knob(0));
       shoal_gpu_plan lp;
       bool staged = shoalx_gpu_team_plan(SHMEM_TEAM_WORLD, dst, &lp) && shoal_move_staged(which, launch, block, lp.stage_cap);

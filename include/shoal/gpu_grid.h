@@ -242,15 +242,44 @@ __device__ inline int shoal_grid_move(const char *call, int which, shmem_team_t 
   return 0;
 }
 
+#if defined(__CUDACC__)
+#define SHOAL_GRID_PLAN_PARAM const __grid_constant__ shoal_gpu_plan
+#define SHOAL_GRID_TEAM_PARAM const __grid_constant__ shoal_team
+#else
+#define SHOAL_GRID_PLAN_PARAM shoal_gpu_plan
+#define SHOAL_GRID_TEAM_PARAM shoal_team
+#endif
+/* The team's record an _on_stream kernel got from the host: on CUDA read
+ * where it is (a __grid_constant__ parameter; the algorithms only read
+ * it), on HIP copied to shared memory by one thread first. */
+__device__ inline shoal_team *shoal_grid_record(const shoal_team &rec)
+{
+#if defined(__CUDACC__)
+  return const_cast<shoal_team *>(&rec);
+#else
+  __shared__ shoal_team copy;
+  if (shoal_gpu_block_tid() == 0) copy = rec;
+  __syncthreads();
+  return &copy;
+#endif
+}
+
 /* The same push in an _on_stream kernel whose host found the team and the
  * members' grid words and dests (shoal_gpu_plan, by value: copied from
  * the kernel's parameters to shared memory, nothing looked up in global
  * memory before the first meeting).  On one H200 under MPS the lookups
  * were 3.2 of the kernel's 6.8 us at 2 PEs (bench/gpu/bench_push_parts,
  * bench/RESULTS.md session 32). */
-__device__ inline void shoal_grid_move_planned(const char *call, int which, shoal_gpu_plan p, void *dest,
+__device__ inline void shoal_grid_move_planned(const char *call, int which, const shoal_gpu_plan &p, void *dest,
                                                const void *src, size_t nbytes, int root)
 {
+#if defined(__CUDACC__)
+  __shared__ char *pd[SHOAL_GPU_PLAN_PEERS];
+  shoal_scope s = shoal_grid_scope(false);
+  s.words_at = p.words_at;   /* read where they are (a __grid_constant__) */
+  s.dest_at = p.dest_at;
+  shoal_push_move(&s, shoal_grid_record(p.team), pd, which, dest, src, nbytes, root, call);
+#else
   __shared__ shoal_team team;
   __shared__ uint64_t *words_at[SHOAL_GPU_PLAN_PEERS];
   __shared__ char *dest_at[SHOAL_GPU_PLAN_PEERS], *pd[SHOAL_GPU_PLAN_PEERS];
@@ -267,6 +296,7 @@ __device__ inline void shoal_grid_move_planned(const char *call, int which, shoa
   s.dest_at = dest_at;
   shoal_scope_sync_lane(&s);
   shoal_push_move(&s, &team, pd, which, dest, src, nbytes, root, call);
+#endif
 }
 
 /* fcollect (which 1) and alltoall (2) of the staged push (collectives/
@@ -277,11 +307,6 @@ __device__ inline void shoal_grid_move_planned(const char *call, int which, shoa
  * push's copy of it to shared memory, by one thread before any store,
  * is on a staged call's path (its first meeting hides it), 0.6 us at 2
  * PEs on one H200 (bench/RESULTS.md session 34). */
-#if defined(__CUDACC__)
-#define SHOAL_GRID_PLAN_PARAM const __grid_constant__ shoal_gpu_plan
-#else
-#define SHOAL_GRID_PLAN_PARAM shoal_gpu_plan
-#endif
 __device__ inline void shoal_grid_move_staged(const char *call, int which, const shoal_gpu_plan &p, void *dest,
                                               const void *src, size_t nbytes)
 {
@@ -290,15 +315,7 @@ __device__ inline void shoal_grid_move_staged(const char *call, int which, const
   shoal_scope s = shoal_grid_scope(false);
   s.words_at = p.words_at;
   shoal_stage st = {p.stage_at, p.stage, p.stage_calls, p.stage_cap, count};
-#if defined(__CUDACC__)
-  shoal_team *t = const_cast<shoal_team *>(&p.team);   /* read only */
-#else
-  __shared__ shoal_team team;
-  if (s.tid == 0) team = p.team;
-  shoal_scope_sync_lane(&s);
-  shoal_team *t = &team;
-#endif
-  shoal_push_staged(&s, t, pd, &st, which, dest, src, nbytes, call);
+  shoal_push_staged(&s, shoal_grid_record(p.team), pd, &st, which, dest, src, nbytes, call);
 }
 
 /* ---- the public grid collectives -------------------------------------------- */

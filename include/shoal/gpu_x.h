@@ -873,7 +873,9 @@ __global__ void __launch_bounds__(THREADS) shoal_gpu_k_coll(int which, shmem_tea
  * registers and none: LL calls 2-6% faster on an H200 (bench/RESULTS.md,
  * session 15).
  * They take the team's device record by value from the host
- * (shoalx_gpu_team_record), copied to shared memory, and the host made
+ * (shoalx_gpu_team_record), read where it is (shoal_grid_record: a
+ * __grid_constant__ on CUDA; its copy to shared memory by one thread sat
+ * on the path of every call, bench/RESULTS.md session 34), and the host made
  * their checks: the team is known here, and LL fits it
  * (shoal_move_select_launch and shoal_reduce_select chose LL from the
  * slot and span that team_to_device derived from this very record, as
@@ -884,28 +886,24 @@ __global__ void __launch_bounds__(THREADS) shoal_gpu_k_coll(int which, shmem_tea
  * 5-11% of a call at 2-4 PEs on one H200 under MPS (bench/RESULTS.md
  * sessions 32-33).  GRID: LL's kernel over several blocks, else one. */
 template <bool GRID = false>
-__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(int which, shoal_team rec,
+__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(int which, SHOAL_GRID_TEAM_PARAM rec,
                                                                                void *dest, const void *src,
                                                                                size_t n, int root)
 {
-  __shared__ shoal_team team;
-  if (shoal_gpu_block_tid() == 0) team = rec;
-  __syncthreads();
+  shoal_team *team = shoal_grid_record(rec);
   /* which a constant in each call: each inlined copy is specialized */
-  if (which == 0) shoal_gpu_move_ll<GRID>("shmemx_broadcastmem_on_stream", 0, &team, dest, src, n, root);
-  else if (which == 1) shoal_gpu_move_ll<GRID>("shmemx_fcollectmem_on_stream", 1, &team, dest, src, n, 0);
-  else shoal_gpu_move_ll<GRID>("shmemx_alltoallmem_on_stream", 2, &team, dest, src, n, 0);
+  if (which == 0) shoal_gpu_move_ll<GRID>("shmemx_broadcastmem_on_stream", 0, team, dest, src, n, root);
+  else if (which == 1) shoal_gpu_move_ll<GRID>("shmemx_fcollectmem_on_stream", 1, team, dest, src, n, 0);
+  else shoal_gpu_move_ll<GRID>("shmemx_alltoallmem_on_stream", 2, team, dest, src, n, 0);
 }
 template <class T, class OP, bool GRID = false>
-__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_ll(shoal_team rec, T *dest,
+__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_ll(SHOAL_GRID_TEAM_PARAM rec, T *dest,
                                                                                  const T *src, size_t n,
                                                                                  int scatter)
 {
-  __shared__ shoal_team team;
-  if (shoal_gpu_block_tid() == 0) team = rec;
-  __syncthreads();
-  if (scatter) shoal_gpu_reduce_scatter_ll<T, OP, GRID>("shmemx_..._reduce_scatter_on_stream", &team, dest, src, n);
-  else shoal_gpu_reduce_ll<T, OP, GRID>("shmemx_..._reduce_on_stream", &team, dest, src, n);
+  shoal_team *team = shoal_grid_record(rec);
+  if (scatter) shoal_gpu_reduce_scatter_ll<T, OP, GRID>("shmemx_..._reduce_scatter_on_stream", team, dest, src, n);
+  else shoal_gpu_reduce_ll<T, OP, GRID>("shmemx_..._reduce_on_stream", team, dest, src, n);
 }
 template <class shoal_unused = void>
 __global__ void shoal_gpu_k_signal(uint64_t *sig, uint64_t v, int op, int pe)
@@ -944,7 +942,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) shoal_gpu_k_move_grid(
   (void)shoal_grid_move(shoal_gpu_move_name(which), which, team, dest, src, nbytes, root, false);
 }
 template <class shoal_unused = void>
-__global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) shoal_gpu_k_move_grid_planned(int which, shoal_gpu_plan plan,
+__global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) shoal_gpu_k_move_grid_planned(int which, SHOAL_GRID_PLAN_PARAM plan,
                                                                                        void *dest, const void *src,
                                                                                        size_t nbytes, int root)
 {
@@ -1061,7 +1059,7 @@ static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_te
   bool dest_sym = shoalx_gpu_heap_has(dest);
   size_t slot = shoalx_gpu_team_ll_slot(team), span = shoalx_gpu_team_ll_span(team);
   int np = shmem_team_n_pes(team);
-  size_t ll_max = shoal_move_ll_stream_max(shoal_gpu_stream_ll_max(np), shoalx_gpu_shared() != 0);
+  size_t ll_max = shoal_move_ll_stream_max(shoal_gpu_stream_ll_max(np), shoalx_gpu_shared() != 0, np);
   int launch = shoal_move_select_launch(which, nbytes, dest_sym, slot, span, ll_max, np, shoal_gpu_stream_knob(0));
   /* LL's kernels take the team's record from the host, which checks the
    * root for them (a bad one, an unknown team: the one-block kernel, which

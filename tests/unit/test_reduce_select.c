@@ -87,11 +87,11 @@ START_TEST(test_move_launch)
               t.pushbox = slots[si] ? &box : NULL;
               t.pushbox_slot = slots[si];
               t.pushbox_depth = span ? 2 * (int)span : 8;
+              size_t llmax = shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, sizes[ni], sym);
               size_t b = bytes[bi], gmin = grid_mins[gi] ? grid_mins[gi]
                                            : b % 4 ? SHOAL_GPU_LL_STREAM_MOVE_MIN : SHOAL_GPU_MOVE_GRID_MIN;
-              int launch = shoal_move_select_launch(which, b, sym, slots[si], span,
-                                                    shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, sizes[ni], sym),
-                                                    sizes[ni], grid_mins[gi]);
+              if (!grid_mins[gi] && llmax && b > llmax) gmin = SHOAL_GPU_LL_STREAM_MOVE_MIN;   /* past LL's bound */
+              int launch = shoal_move_select_launch(which, b, sym, slots[si], span, llmax, sizes[ni], grid_mins[gi]);
               bool block_ll = shoal_move_ll_fits(which, shoal_ll_slot(&t), 1, t.size, b);
               if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID) {   /* the kernel on several blocks takes LL there */
                 ck_assert(!block_ll && span > 1);
@@ -156,10 +156,37 @@ START_TEST(test_move_launch)
   /* PEs sharing a GPU: LL's kernel up to SHOAL_GPU_LL_SHARED_MOVE_MAX per
    * pair, the grid push beyond (session 32); each PE its own GPU: the bound
    * as it was */
-  size_t shared_max = shoal_move_ll_stream_max(shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, 2, true), true);
+  size_t shared_max = shoal_move_ll_stream_max(shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, 2, true), true, 2);
   ck_assert_uint_eq(shared_max, SHOAL_GPU_LL_SHARED_MOVE_MAX);
-  ck_assert_uint_eq(shoal_move_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, false), SHOAL_GPU_LL_STREAM_MAX);
-  ck_assert_uint_eq(shoal_move_ll_stream_max(4096, true), 4096);
+  ck_assert_uint_eq(shoal_move_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, false, 4), SHOAL_GPU_LL_STREAM_MAX);
+  ck_assert_uint_eq(shoal_move_ll_stream_max(4096, true, 4), 4096);
+  ck_assert_uint_eq(shoal_move_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, true, 1), SHOAL_GPU_LL_STREAM_MAX);
+  /* and within SHOAL_GPU_LL_SHARED_MOVE_ALL of LL words from all members
+   * (session 35): at 3 PEs a 256 KB fcollect's 87380 bytes a member stay
+   * LL, at 4 PEs 64 KB a member take the push, 32 KB stay LL */
+  for (int np = 3; np <= 4; np++) {
+    size_t m = shoal_move_ll_stream_max(shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, np, true), true, np);
+    ck_assert_uint_eq(m, SHOAL_GPU_LL_SHARED_MOVE_ALL / (2 * (size_t)np * (size_t)(np - 1)));
+    ck_assert_uint_le(2 * (size_t)np * (size_t)(np - 1) * m, SHOAL_GPU_LL_SHARED_MOVE_ALL);
+  }
+  size_t m3 = shoal_move_ll_stream_max(shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, 3, true), true, 3);
+  size_t m4 = shoal_move_ll_stream_max(shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, 4, true), true, 4);
+  for (int which = 1; which <= 2; which++) {
+    ck_assert_int_eq(shoal_move_select_launch(which, 87380, true, 32768, 64, m3, 3, 0), SHOAL_REDUCE_LAUNCH_LL_GRID);
+    ck_assert_int_eq(shoal_move_select_launch(which, 131072, true, 32768, 64, m3, 3, 0), SHOAL_REDUCE_LAUNCH_GRID);
+    ck_assert_int_eq(shoal_move_select_launch(which, 32768, true, 32768, 64, m4, 4, 0), SHOAL_REDUCE_LAUNCH_LL_GRID);
+    /* past LL's bound, below the grid's minimum (128 KB a member): the
+     * push, not one block; into a dest outside the heap one block */
+    ck_assert_int_eq(shoal_move_select_launch(which, 65536, true, 32768, 64, m4, 4, 0), SHOAL_REDUCE_LAUNCH_GRID);
+    ck_assert_int_eq(shoal_move_select_launch(which, 65536, false, 32768, 64, m4, 4, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
+    /* the host's override of the grid's minimum holds */
+    ck_assert_int_eq(shoal_move_select_launch(which, 65536, true, 32768, 64, m4, 4, 262144),
+                     SHOAL_REDUCE_LAUNCH_BLOCK);
+  }
+  /* each PE its own GPU: the bound as it was, one block up to the grid's
+   * minimum where LL does not fit the team's ring */
+  ck_assert_int_eq(shoal_move_select_launch(1, 65536, true, 32768, 1, SHOAL_GPU_LL_STREAM_MAX, 4, 0),
+                   SHOAL_REDUCE_LAUNCH_BLOCK);
   ck_assert_int_eq(shoal_move_select_launch(1, 131072, true, 32768, 16, shared_max, 2, 0), SHOAL_REDUCE_LAUNCH_LL_GRID);
   ck_assert_int_eq(shoal_move_select_launch(2, 131072, true, 32768, 16, shared_max, 2, 0), SHOAL_REDUCE_LAUNCH_LL_GRID);
   ck_assert_int_eq(shoal_move_select_launch(1, 262144, true, 32768, 64, shared_max, 2, 0), SHOAL_REDUCE_LAUNCH_GRID);
@@ -523,7 +550,7 @@ START_TEST(test_move_staged)
   /* where the PEs share a GPU the grid push starts past LL's bound: the
    * staged push takes 128 KB + 16 a member at 4 PEs */
   size_t b = SHOAL_GPU_LL_SHARED_MOVE_MAX + 16;
-  int launch = shoal_move_select_launch(1, b, true, 8192, 64, shoal_move_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, true),
+  int launch = shoal_move_select_launch(1, b, true, 8192, 64, shoal_move_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, true, 4),
                                         4, 0);
   ck_assert_int_eq(launch, SHOAL_REDUCE_LAUNCH_GRID);
   ck_assert(shoal_move_staged(1, launch, b, cap));
