@@ -630,6 +630,16 @@ __device__ inline bool shoal_gpu_symmetric(const void *p, size_t bytes)
 {
   return shoal_dev_is_symmetric(p) && shoal_dev_is_symmetric((const char *)p + (bytes ? bytes - 1 : 0));
 }
+/* Where the buffers are, if the selection needs to know (not for LL, most
+ * small calls). */
+__device__ inline void shoal_gpu_reduce_ask_buffers(shoal_reduce_ask *a, const shoal_team *t, const void *dest,
+                                                    const void *src)
+{
+  if (shoal_reduce_needs_buffers(a)) {
+    a->src_sym = shoal_gpu_symmetric(src, a->count * a->es * (a->scatter ? (size_t)t->size : 1));
+    a->dest_sym = shoal_gpu_symmetric(dest, a->count * a->es);
+  }
+}
 __device__ inline int shoal_gpu_reduce_pick(const shoal_team *t, int where, bool scatter, const void *dest,
                                             const void *src, size_t n, size_t es, bool ll = true,
                                             size_t ll_span = 1)
@@ -646,11 +656,21 @@ __device__ inline int shoal_gpu_reduce_pick(const shoal_team *t, int where, bool
   a.in_place = dest == src;
   a.ll_apart = !ll;
   a.ll_span = ll_span;
-  if (shoal_reduce_needs_buffers(&a)) {   /* not for LL, most small calls */
-    a.src_sym = shoal_gpu_symmetric(src, n * es * (scatter ? (size_t)t->size : 1));
-    a.dest_sym = shoal_gpu_symmetric(dest, n * es);
+  shoal_gpu_reduce_ask_buffers(&a, t, dest, src);
+  int algo = shoal_reduce_select(&a);
+  /* Every member on this GPU: the all-reduce in a user's grid keeps LL
+   * within SHOAL_GPU_LL_LOCAL_ALL of LL words from all of them
+   * (shoal_ll_local_span).  The team's gpu_local is read only where that
+   * bound can bind: read ahead of the selection, or the span worked out
+   * by every thread, it cost every other call 3-5% (bench/RESULTS.md,
+   * session 35). */
+  if (algo == SHOAL_REDUCE_LL && where == SHOAL_AT_GRID && !scatter && shoal_ll_local_binds(t->size, n * es) &&
+      t->gpu_local) {
+    a.ll_span = shoal_ll_local_span(a.ll_span, t->size, t->pushbox_slot);
+    shoal_gpu_reduce_ask_buffers(&a, t, dest, src);   /* LL did not need them */
+    algo = shoal_reduce_select(&a);
   }
-  return shoal_reduce_select(&a);
+  return algo;
 }
 
 /* The same, by thread 0 of the block, whose every thread calls it and gets

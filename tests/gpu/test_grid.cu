@@ -174,7 +174,7 @@ __global__ void k_pick(shmem_team_t team, int ring, const char *a, char *b, int 
 {
   shoal_team *t = shoal_gpu_team_or_fail("k_pick", team);
   if (shoal_gpu_team_proxied(t)) {   /* members behind the host proxy: block 0 runs the channel algorithms */
-    for (int k = 0; k < 5; k++) out[k] = 1;
+    for (int k = 0; k < 6; k++) out[k] = 1;
     return;
   }
   out[0] = grid_pick(t, 100003, 4, false, false) == SHOAL_REDUCE_TWOSHOT;
@@ -190,6 +190,18 @@ __global__ void k_pick(shmem_team_t team, int ring, const char *a, char *b, int 
   bool g = shoal_gpu_reduce_pick(t, SHOAL_AT_GRID, false, b, a, 100003, 4) == SHOAL_REDUCE_RING;
   bool k = shoal_gpu_reduce_pick(t, SHOAL_AT_BLOCK, false, b, b, 7, 8) == SHOAL_REDUCE_RING;
   out[4] = g == (ring != 0) && k == (ring != 0);
+  /* Every member on this GPU (PEs under MPS): the all-reduce in a user's
+   * grid leaves LL where the LL words of all the members pass
+   * SHOAL_GPU_LL_LOCAL_ALL (shoal_ll_local_span), at a size LL takes on a
+   * team across GPUs (the same record, gpu_local cleared) */
+  out[5] = 1;
+  if (t->gpu_local && (t->size == 3 || t->size == 4)) {
+    size_t n = t->size == 3 ? 55001 : 40961, span = shoal_ll_span_max(t->pushbox_depth);
+    shoal_team apart = *t;
+    apart.gpu_local = 0;
+    if (shoal_gpu_reduce_pick(&apart, SHOAL_AT_GRID, false, b, a, n, 4, true, span) == SHOAL_REDUCE_LL)
+      out[5] = shoal_gpu_reduce_pick(t, SHOAL_AT_GRID, false, b, a, n, 4, true, span) != SHOAL_REDUCE_LL;
+  }
 }
 __global__ void k_mismatch(char *dst, const char *src, size_t nb) { shmemx_fcollectmem_grid(SHMEM_TEAM_WORLD, dst, src, nb); }
 __global__ void k_barriers(int iters)
@@ -294,7 +306,7 @@ int main(int argc, char **argv)
   }
 
   {
-    int *pk, hk[5];
+    int *pk, hk[6];
     const char *forced = getenv("SHOAL_ALLREDUCE");
     int ring = forced && !strcasecmp(forced, "ring");
     if (me == 0 && ring) printf("SHOAL_ALLREDUCE=ring: the all-reduces run the ring (collectives/reduce_ring.h)\n");
@@ -306,6 +318,8 @@ int main(int argc, char **argv)
       for (int k = 0; k < 4; k++) GT_CHECK(hk[k], "%s team: algorithm choice %d is not the grid algorithm", tm ? "strided" : "world", k);
       GT_CHECK(hk[4], "%s team: SHOAL_ALLREDUCE=%s, yet the ring is%s taken", tm ? "strided" : "world",
                forced ? forced : "(unset)", ring ? " not" : "");
+      GT_CHECK(hk[5], "%s team: every member on this GPU, yet the grid all-reduce takes LL past "
+               "SHOAL_GPU_LL_LOCAL_ALL", tm ? "strided" : "world");
     }
     GT_CUDA(cudaFree(pk));
   }
@@ -320,7 +334,10 @@ int main(int argc, char **argv)
    * box allows (collectives/ll.h) */
   const char *qv = getenv("SHOAL_TEST_GRID_QUICK");
   const bool quick = qv && *qv == '1';
-  const size_t ns[] = {1, 7, 1000, 4099, 12289, 16387, 100003, (1u << 20) + 5};
+  /* 40961 and 55001: past the grid all-reduce's LL bound at 4 and 3 PEs
+   * on one GPU (shoal_ll_local_span), within it where PEs have GPUs of
+   * their own */
+  const size_t ns[] = {1, 7, 1000, 4099, 12289, 16387, 40961, 55001, 100003, (1u << 20) + 5};
   const size_t n_ns = quick ? 5 : sizeof ns / sizeof ns[0];
   const int grids[] = {1, 3, gmax};
   const int n_grids = quick ? 2 : 3;

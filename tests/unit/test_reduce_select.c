@@ -375,6 +375,52 @@ START_TEST(test_ll_limits)
   a.count = (256u << 10) / 4 + 1;
   ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
   a.scatter = false;
+  /* every member on this GPU: the all-reduce in a user's grid takes LL
+   * while n (n - 1) x 2 x bytes per pair stay within
+   * SHOAL_GPU_LL_LOCAL_ALL (shoal_ll_local_span narrows the span the
+   * kernel asks with): the cells measured, 128 KB LL and 256 KB not at 3
+   * PEs, 64 KB LL and 128 KB not at 4; 2 PEs as before */
+  const size_t lslots[] = {8192, 32768};
+  for (size_t si = 0; si < 2; si++) {
+    a.pushbox_slot = lslots[si];
+    for (int np = 2; np <= 8; np++) {
+      a.team_size = np;
+      a.ll_span = shoal_ll_local_span(64, np, lslots[si]);
+      size_t lim = SHOAL_GPU_LL_LOCAL_ALL / (2 * (size_t)np * (size_t)(np - 1));
+      a.count = lim / 4 + 1;
+      ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
+      ck_assert_uint_le(2 * (size_t)np * (size_t)(np - 1) * a.ll_span * lslots[si] / 2, SHOAL_GPU_LL_LOCAL_ALL);
+    }
+    a.team_size = 3;
+    a.ll_span = shoal_ll_local_span(64, 3, lslots[si]);
+    a.count = (128u << 10) / 4;
+    ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
+    a.count = (256u << 10) / 4;
+    ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
+    a.team_size = 4;
+    a.ll_span = shoal_ll_local_span(64, 4, lslots[si]);
+    a.count = (64u << 10) / 4;
+    ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
+    a.count = (128u << 10) / 4;
+    ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
+    a.team_size = 2;   /* 512 KB per pair, as on a team that spans GPUs */
+    a.ll_span = shoal_ll_local_span(64, 2, lslots[si]);
+    a.count = (512u << 10) / 4;
+    ck_assert_int_eq(shoal_reduce_select(&a) == SHOAL_REDUCE_LL, lslots[si] * 64 >= (1u << 20));
+  }
+  /* the kernel reads the team's gpu_local only where the bound binds */
+  ck_assert(!shoal_ll_local_binds(2, 512u << 10));
+  ck_assert(shoal_ll_local_binds(2, (512u << 10) + 4));
+  ck_assert(!shoal_ll_local_binds(3, 128u << 10));
+  ck_assert(shoal_ll_local_binds(3, 256u << 10));
+  ck_assert(!shoal_ll_local_binds(4, 64u << 10));
+  ck_assert(shoal_ll_local_binds(4, 128u << 10));
+  ck_assert(!shoal_ll_local_binds(1, SIZE_MAX >> 8));
+  ck_assert_uint_eq(shoal_ll_local_span(64, 1, 32768), 64);
+  ck_assert_uint_eq(shoal_ll_local_span(64, 4, 0), 64);
+  ck_assert_uint_eq(shoal_ll_local_span(64, 64, 1u << 20), 0);
+  a.pushbox_slot = 32768;
+  a.team_size = 2;
   a.ll_span = 0;
   /* the host's bound for LL's _on_stream kernel: one PE a GPU, 512 KB per
    * pair at 2 PEs and 170 KB at 4; PEs sharing a GPU, the movers' grid
