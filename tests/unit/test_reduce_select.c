@@ -391,18 +391,15 @@ START_TEST(test_ll_limits)
       ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
       ck_assert_uint_le(2 * (size_t)np * (size_t)(np - 1) * a.ll_span * lslots[si] / 2, SHOAL_GPU_LL_LOCAL_ALL);
     }
-    a.team_size = 3;
-    a.ll_span = shoal_ll_local_span(64, 3, lslots[si]);
-    a.count = (128u << 10) / 4;
-    ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
-    a.count = (256u << 10) / 4;
-    ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
-    a.team_size = 4;
-    a.ll_span = shoal_ll_local_span(64, 4, lslots[si]);
-    a.count = (64u << 10) / 4;
-    ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
-    a.count = (128u << 10) / 4;
-    ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
+    const struct { int np; size_t ll, past; } measured[] = {{3, 128u << 10, 256u << 10}, {4, 64u << 10, 128u << 10}};
+    for (int k = 0; k < 2; k++) {
+      a.team_size = measured[k].np;
+      a.ll_span = shoal_ll_local_span(64, measured[k].np, lslots[si]);
+      a.count = measured[k].ll / 4;
+      ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
+      a.count = measured[k].past / 4;
+      ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
+    }
     a.team_size = 2;   /* 512 KB per pair, as on a team that spans GPUs */
     a.ll_span = shoal_ll_local_span(64, 2, lslots[si]);
     a.count = (512u << 10) / 4;
