@@ -265,11 +265,12 @@ __device__ inline shoal_team *shoal_grid_record(const shoal_team &rec)
 }
 
 /* The same push in an _on_stream kernel whose host found the team and the
- * members' grid words and dests (shoal_gpu_plan, by value: copied from
- * the kernel's parameters to shared memory, nothing looked up in global
- * memory before the first meeting).  On one H200 under MPS the lookups
- * were 3.2 of the kernel's 6.8 us at 2 PEs (bench/gpu/bench_push_parts,
- * bench/RESULTS.md session 32). */
+ * members' grid words and dests (shoal_gpu_plan, by value: nothing looked
+ * up in global memory before the first meeting; read where it is on CUDA,
+ * a __grid_constant__, and copied to shared memory on HIP).  On one H200
+ * under MPS the lookups were 3.2 of the kernel's 6.8 us at 2 PEs
+ * (bench/gpu/bench_push_parts, bench/RESULTS.md session 32); the copy 4-7%
+ * of the call at 3-4 PEs (session 34). */
 __device__ inline void shoal_grid_move_planned(const char *call, int which, const shoal_gpu_plan &p, void *dest,
                                                const void *src, size_t nbytes, int root)
 {
