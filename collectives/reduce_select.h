@@ -110,29 +110,43 @@
  * 4 (2 H200: 512 KB 11.4-11.7 us against the two-shot's 15.0; 1 MB per
  * pair, 15.4-15.9 against 15.8, is no gain).  bench/RESULTS.md, session 22. */
 #define SHOAL_GPU_LL_GRID_REDUCE_SEND (1u << 20)
+/* Where the members of a team share one GPU, the LL words of all of them,
+ * n (n - 1) x 2 x bytes per pair, cross that GPU's memory; two bounds keep
+ * them within a total `all` (below: the all-reduce in a user's grid, the
+ * data movers' _on_stream kernel).  Whether `all` binds a call of bytes_per_pair on a team of
+ * team_size, and the bytes per pair it leaves (a 32-bit division, as
+ * shoal_ll_grid_max). */
+SHOAL_SELECT_FN bool shoal_ll_all_binds(uint32_t all, int team_size, size_t bytes_per_pair)
+{
+  return 2 * (uint64_t)team_size * (uint64_t)(team_size - 1) * (uint64_t)bytes_per_pair > all;
+}
+SHOAL_SELECT_FN size_t shoal_ll_all_per_pair(uint32_t all, int team_size)
+{
+  if (team_size < 2) return SIZE_MAX;
+  uint64_t words = 2 * (uint64_t)team_size * (uint64_t)(team_size - 1);
+  return words > all ? 0 : all / (uint32_t)words;
+}
 /* Where every member of a team runs on this GPU (PEs under MPS), the
  * all-reduce in a user's grid takes LL only while the LL words of all the
- * members together, n (n - 1) x 2 x bytes per pair, stay within this many
- * bytes, for they all cross the one GPU's memory: one H200, LL won within
- * 2 MB (3 PEs, 128 KB: 10.12 against 11.24 us) and lost beyond (3 PEs, 256
- * KB: 13.36 against 11.37; 4 PEs, 128 KB: 14.03 against 11.73)
+ * members stay within this many bytes: one H200, LL won within 2 MB (3
+ * PEs, 128 KB: 10.12 against 11.24 us) and lost beyond (3 PEs, 256 KB:
+ * 13.36 against 11.37; 4 PEs, 128 KB: 14.03 against 11.73)
  * (bench/RESULTS.md, sessions 33 and 35). */
 #ifndef SHOAL_GPU_LL_LOCAL_ALL   /* a benchmark's build may set it */
 #define SHOAL_GPU_LL_LOCAL_ALL (2u << 20)
 #endif
 /* Whether it binds a call of bytes_per_pair; the slots of the ring (span,
  * at most) that keep a call within it on a team of team_size whose LL slot
- * is `slot` (2 x bytes per pair fit span slots; 32-bit divisions, as
- * shoal_ll_grid_max). */
+ * is `slot` (2 x bytes per pair fit span slots). */
 SHOAL_SELECT_FN bool shoal_ll_local_binds(int team_size, size_t bytes_per_pair)
 {
-  return 2 * (uint64_t)team_size * (uint64_t)(team_size - 1) * (uint64_t)bytes_per_pair > SHOAL_GPU_LL_LOCAL_ALL;
+  return shoal_ll_all_binds(SHOAL_GPU_LL_LOCAL_ALL, team_size, bytes_per_pair);
 }
 SHOAL_SELECT_FN size_t shoal_ll_local_span(size_t span, int team_size, size_t slot)
 {
   if (team_size < 2 || !slot) return span;
-  uint32_t all = SHOAL_GPU_LL_LOCAL_ALL / ((uint32_t)team_size * (uint32_t)(team_size - 1));
-  size_t local = slot > all ? 0 : all / (uint32_t)slot;
+  size_t words = 2 * shoal_ll_all_per_pair(SHOAL_GPU_LL_LOCAL_ALL, team_size);
+  size_t local = slot > words ? 0 : (uint32_t)words / (uint32_t)slot;
   return local < span ? local : span;
 }
 /* Bytes per pair LL may carry at grid scope within `send` bytes of LL
@@ -249,7 +263,7 @@ SHOAL_SELECT_FN size_t shoal_ll_stream_blocks(size_t bytes_per_pair)
 SHOAL_SELECT_FN size_t shoal_move_ll_stream_max(size_t ll_stream_max, bool gpu_shared, int team_size)
 {
   if (!gpu_shared || team_size < 2) return ll_stream_max;
-  size_t all = SHOAL_GPU_LL_SHARED_MOVE_ALL / (2 * (size_t)team_size * (size_t)(team_size - 1));
+  size_t all = shoal_ll_all_per_pair(SHOAL_GPU_LL_SHARED_MOVE_ALL, team_size);
   size_t max = all < SHOAL_GPU_LL_SHARED_MOVE_MAX ? all : SHOAL_GPU_LL_SHARED_MOVE_MAX;
   return ll_stream_max < max ? ll_stream_max : max;
 }

@@ -1,17 +1,19 @@
-/* Collectives over many blocks: Shoal's in-kernel grid-scope all-reduce
- * (shmemx_float_sum_reduce_grid, every block of a resident grid) beside
- * its one-block form, and the host-launched _on_stream all-reduce,
- * fcollect, alltoall and reduce-scatter, 4 KB to 256 MB.  Built twice from
- * this source, against Shoal (default) and NVSHMEM (-DUSE_NVSHMEM: its
- * _on_stream collectives, and its one-block in-kernel all-reduce), so both
- * run in the same job; runs unchanged on 1 GPU (PEs under MPS) or 2-8.
+/* Collectives over many blocks: Shoal's in-kernel grid-scope all-reduce,
+ * fcollect and alltoall (shmemx_float_sum_reduce_grid,
+ * shmemx_fcollectmem_grid, shmemx_alltoallmem_grid: every block of a
+ * resident grid) beside their one-block forms, and the host-launched
+ * _on_stream all-reduce, fcollect, alltoall and reduce-scatter, 4 KB to
+ * 256 MB.  Built twice from this source, against Shoal (default) and
+ * NVSHMEM (-DUSE_NVSHMEM: its _on_stream collectives, and its one-block
+ * in-kernel all-reduce, fcollect and alltoall), so both run in the same
+ * job; runs unchanged on 1 GPU (PEs under MPS) or 2-8.
  * bytes: the all-reduce vector; fcollect and alltoall: each PE's whole
  * destination (size x block); reduce-scatter: each PE's whole source.
  * Each row is the time per call of `iters` back-to-back calls (one kernel
  * for the in-kernel forms), the median of three such rounds after a
  * warm-up (one round of 100 small calls swung by 20% from run to run on a
- * GPU shared under MPS); the last all-reduce of each size is checked
- * on the host, every element.  Prints a table; appends CSV rows
+ * GPU shared under MPS); the last all-reduce (in-kernel: also fcollect and
+ * alltoall) of each size is checked on the host, every element.  Prints a table; appends CSV rows
  * (impl,test,scope,bytes,value,unit) to $BENCH_CSV; GB/s = bytes / time.
  * Rows "floor" (bytes 0): an empty one-block kernel and barrier_all on
  * the stream, launched back to back like the collectives.
@@ -26,6 +28,8 @@
 #ifdef USE_NVSHMEM
 #define WORLD NVSHMEM_TEAM_WORLD
 #define D_SUM_BLOCK(d, s, n) nvshmemx_float_sum_reduce_block(WORLD, d, s, n)
+#define D_FCOLLECT_BLOCK(d, s, n) nvshmemx_float_fcollect_block(WORLD, d, s, n)
+#define D_ALLTOALL_BLOCK(d, s, n) nvshmemx_float_alltoall_block(WORLD, d, s, n)
 #define H_SUM(d, s, n, st) nvshmemx_float_sum_reduce_on_stream(WORLD, d, s, n, st)
 #define H_FCOLLECT(d, s, n, st) nvshmemx_float_fcollect_on_stream(WORLD, d, s, n, st)
 #define H_ALLTOALL(d, s, n, st) nvshmemx_float_alltoall_on_stream(WORLD, d, s, n, st)
@@ -35,6 +39,10 @@
 #define WORLD SHMEM_TEAM_WORLD
 #define D_SUM_BLOCK(d, s, n) shmemx_float_sum_reduce_block(WORLD, d, s, n)
 #define D_SUM_GRID(d, s, n) shmemx_float_sum_reduce_grid(WORLD, d, s, n)
+#define D_FCOLLECT_BLOCK(d, s, n) shmemx_fcollectmem_block(WORLD, d, s, (n) * sizeof(float))
+#define D_ALLTOALL_BLOCK(d, s, n) shmemx_alltoallmem_block(WORLD, d, s, (n) * sizeof(float))
+#define D_FCOLLECT_GRID(d, s, n) shmemx_fcollectmem_grid(WORLD, d, s, (n) * sizeof(float))
+#define D_ALLTOALL_GRID(d, s, n) shmemx_alltoallmem_grid(WORLD, d, s, (n) * sizeof(float))
 #define H_SUM(d, s, n, st) shmemx_float_sum_reduce_on_stream(WORLD, d, s, n, st)
 #define H_FCOLLECT(d, s, n, st) shmemx_fcollectmem_on_stream(WORLD, d, s, (n) * sizeof(float), st)
 #define H_ALLTOALL(d, s, n, st) shmemx_alltoallmem_on_stream(WORLD, d, s, (n) * sizeof(float), st)
@@ -48,10 +56,23 @@ __global__ void __launch_bounds__(1024) k_sum_block(float *dst, const float *src
 {
   for (int i = 0; i < iters; i++) D_SUM_BLOCK(dst, src, n);
 }
+/* which: 1 fcollect, 2 alltoall; part: each member's block, in floats */
+__global__ void __launch_bounds__(1024) k_move_block(int which, float *dst, const float *src, size_t part, int iters)
+{
+  for (int i = 0; i < iters; i++)
+    if (which == 1) D_FCOLLECT_BLOCK(dst, src, part);
+    else D_ALLTOALL_BLOCK(dst, src, part);
+}
 #ifndef USE_NVSHMEM
 __global__ void __launch_bounds__(1024) k_sum_grid(float *dst, const float *src, size_t n, int iters)
 {
   for (int i = 0; i < iters; i++) D_SUM_GRID(dst, src, n);
+}
+__global__ void __launch_bounds__(1024) k_move_grid(int which, float *dst, const float *src, size_t part, int iters)
+{
+  for (int i = 0; i < iters; i++)
+    if (which == 1) D_FCOLLECT_GRID(dst, src, part);
+    else D_ALLTOALL_GRID(dst, src, part);
 }
 #endif
 
@@ -76,6 +97,20 @@ static void check_sum(const char *what, const float *dst, size_t n, unsigned sal
     if (host[i] != want && errors++ < 5)
       fprintf(stderr, "PE %d: %s %zu floats: element %zu is %g, want %g\n", me, what, n, i, host[i], want);
   }
+}
+/* fcollect (which 1): block p of dst is PE p's first part floats;
+ * alltoall (2): block p is block `me` of PE p's source. */
+static void check_move(int which, const float *dst, size_t part, unsigned salt)
+{
+  CK(cudaMemcpy(host, dst, part * np * sizeof(float), cudaMemcpyDeviceToHost));
+  for (int p = 0; p < np; p++)
+    for (size_t e = 0; e < part; e++) {
+      size_t i = which == 1 ? e : (size_t)me * part + e;
+      float want = (float)((i * 2654435761u + salt) % 1024u) + 1024.0f * (float)p;
+      if (host[p * part + e] != want && errors++ < 5)
+        fprintf(stderr, "PE %d: in-kernel %s of %zu floats a member: block %d element %zu is %g, want %g\n", me,
+                which == 1 ? "fcollect" : "alltoall", part, p, e, host[p * part + e], want);
+    }
 }
 static void row(const char *test, const char *scope, size_t bytes, double us)
 {
@@ -148,50 +183,59 @@ int main(int argc, char **argv)
   cudaStream_t st;
   CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
 #ifndef USE_NVSHMEM
-  int grid = shmemx_grid_max_blocks(k_sum_grid, 1024, 0);
+  int grid = shmemx_grid_max_blocks(k_sum_grid, 1024, 0), mgrid = shmemx_grid_max_blocks(k_move_grid, 1024, 0);
 #else
-  int grid = 0;
+  int grid = 0, mgrid = 0;
 #endif
   int dev = 0, sms = 0;
   CK(cudaGetDevice(&dev));
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   if (me == 0)
-    printf("%-8s %-16s %-6s %12s %12s %9s  (%d PEs; %d SMs seen; grid: %d blocks of 1024 threads)\n", "impl", "op",
-           "scope", "bytes", "us/call", "GB/s", np, sms, grid);
+    printf("%-8s %-16s %-6s %12s %12s %9s  (%d PEs; %d SMs seen; grid: %d blocks of 1024 threads, movers' %d)\n",
+           "impl", "op", "scope", "bytes", "us/call", "GB/s", np, sms, grid, mgrid);
   float ms, round_ms[ROUNDS];
-  /* In-kernel all-reduce: one block, and (Shoal) the whole grid. */
-  for (int scope = 0; scope < 2; scope++) {
+  /* In-kernel collectives: the all-reduce (op 0), fcollect (1) and
+   * alltoall (2), in one block and (Shoal) in the whole grid; bytes as the
+   * host-launched rows' (the movers: each PE's whole destination). */
+  const char *knames[3] = {"allreduce_kernel", "fcollect_kernel", "alltoall_kernel"};
+  for (int op = 0; op < 3; op++)
+    for (int scope = 0; scope < 2; scope++) {
 #ifdef USE_NVSHMEM
-    if (scope == 1) break;
+      if (scope == 1) break;
 #endif
-    for (size_t bytes = lo; bytes <= max; bytes *= step) {
-      if (scope == 0 && bytes > (16u << 20)) break;   /* one block: 40 GB/s at best */
-      size_t n = bytes / sizeof(float);
-      int iters = iters_for(bytes);
-      k_fill<<<128, 256>>>(src, n, me, 7);
-      CK(cudaMemset(dst, 0xFF, bytes));
-      CK(cudaDeviceSynchronize());
-      BARRIER();
-      for (int w = 0; w <= ROUNDS; w++) {   /* warm-up, then timed */
-        int it = w ? iters : 2;
+      for (size_t bytes = lo; bytes <= max; bytes *= step) {
+        if (scope == 0 && bytes > (16u << 20)) break;   /* one block: 40 GB/s at best */
+        size_t n = bytes / sizeof(float), part = n / (size_t)np;
+        if (op && part == 0) continue;
+        int iters = iters_for(bytes);
+        unsigned salt = 7 + (unsigned)op;
+        k_fill<<<128, 256>>>(src, n, me, salt);
+        CK(cudaMemset(dst, 0xFF, bytes));
+        CK(cudaDeviceSynchronize());
         BARRIER();
-        CK(cudaEventRecord(e0));
+        for (int w = 0; w <= ROUNDS; w++) {   /* warm-up, then timed */
+          int it = w ? iters : 2;
+          BARRIER();
+          CK(cudaEventRecord(e0));
 #ifndef USE_NVSHMEM
-        if (scope == 1) k_sum_grid<<<grid, 1024>>>(dst, src, n, it);
-        else
+          if (scope == 1 && op == 0) k_sum_grid<<<grid, 1024>>>(dst, src, n, it);
+          else if (scope == 1) k_move_grid<<<mgrid, 1024>>>(op, dst, src, part, it);
+          else
 #endif
-          k_sum_block<<<1, 1024>>>(dst, src, n, it);
-        CK(cudaEventRecord(e1));
-        CK(cudaGetLastError());
-        CK(cudaEventSynchronize(e1));
-        CK(cudaEventElapsedTime(&ms, e0, e1));
-        if (w) round_ms[w - 1] = ms;
+          if (op == 0) k_sum_block<<<1, 1024>>>(dst, src, n, it);
+          else k_move_block<<<1, 1024>>>(op, dst, src, part, it);
+          CK(cudaEventRecord(e1));
+          CK(cudaGetLastError());
+          CK(cudaEventSynchronize(e1));
+          CK(cudaEventElapsedTime(&ms, e0, e1));
+          if (w) round_ms[w - 1] = ms;
+        }
+        if (op == 0) check_sum(scope ? "grid all-reduce" : "block all-reduce", dst, n, salt);
+        else check_move(op, dst, part, salt);
+        BARRIER();
+        row(knames[op], scope ? "grid" : "block", bytes, median3(round_ms) * 1e3 / iters);
       }
-      check_sum(scope ? "grid all-reduce" : "block all-reduce", dst, n, 7);
-      BARRIER();
-      row("allreduce_kernel", scope ? "grid" : "block", bytes, median3(round_ms) * 1e3 / iters);
     }
-  }
   /* The floor under the host-launched collectives: an empty kernel of one
    * block, the barrier (every member's kernel meets: what a collective
    * pays before it moves a byte, where the PEs share a GPU too). */

@@ -4,9 +4,9 @@ write (BENCH_CSV: pes,impl,test,scope,bytes,value,unit), the best of the
 repeated rows per point:
    bench/gpu/plot_nvshmem.py OUT.png [PES] CSV...
 Panels: the _on_stream all-reduce, fcollect, alltoall and reduce-scatter
-(us per call, Shoal and NVSHMEM), and the all-reduce inside a kernel
-(Shoal's grid and block forms against NVSHMEM's block form and its
-_on_stream call).  PLOT_WHERE replaces "on one GPU" in the title."""
+(us per call, Shoal and NVSHMEM), and the all-reduce, fcollect and
+alltoall inside a kernel (Shoal's grid and block forms against NVSHMEM's
+block form and its _on_stream call).  PLOT_WHERE replaces "on one GPU" in the title."""
 import csv, os, sys
 from collections import defaultdict
 
@@ -38,8 +38,12 @@ panels = [
     ("reduce-scatter _on_stream", [("shoal", "rscatter_stream", "host"), ("nvshmem", "rscatter_stream", "host")]),
     ("all-reduce in a kernel", [("shoal", "allreduce_kernel", "grid"), ("shoal", "allreduce_kernel", "block"),
                                 ("nvshmem", "allreduce_kernel", "block"), ("nvshmem", "allreduce_stream", "host")]),
+    ("fcollect in a kernel", [("shoal", "fcollect_kernel", "grid"), ("shoal", "fcollect_kernel", "block"),
+                              ("nvshmem", "fcollect_kernel", "block"), ("nvshmem", "fcollect_stream", "host")]),
+    ("alltoall in a kernel", [("shoal", "alltoall_kernel", "grid"), ("shoal", "alltoall_kernel", "block"),
+                              ("nvshmem", "alltoall_kernel", "block"), ("nvshmem", "alltoall_stream", "host")]),
 ]
-fig, axes = plt.subplots(2, 3, figsize=(15, 8.5))
+fig, axes = plt.subplots(3, 3, figsize=(15, 12.5))
 for ax, (title, lines) in zip(axes.flat, panels):
     for impl, test, scope in lines:
         x, y = series(impl, test, scope)
@@ -53,7 +57,8 @@ for ax, (title, lines) in zip(axes.flat, panels):
     ax.set_ylabel("us per call")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
-axes.flat[-1].axis("off")
+for ax in axes.flat[len(panels):]:
+    ax.axis("off")
 fig.suptitle(f"Shoal beside NVSHMEM, {pes} PEs {os.environ.get('PLOT_WHERE', 'on one GPU')} ({', '.join(a.split('/')[-1] for a in args)})", fontsize=10)
 fig.tight_layout()
 fig.savefig(out, dpi=110)

@@ -94,7 +94,13 @@ __device__ inline bool shoal_grid_direct(const shoal_team *t)
 }
 /* LL where the blocks meet (a user's kernel: over every block, a call
  * taking up to half the team's ring); an _on_stream grid kernel has LL's
- * own kernel beside it (gpu_x.h) and runs without it. */
+ * own kernel beside it (gpu_x.h) and runs without it.  The _on_stream
+ * movers' bounds where PEs share a GPU (SHOAL_GPU_LL_SHARED_MOVE_MAX and
+ * _ALL, collectives/reduce_select.h) do not hold here: in a user's grid,
+ * whose push meets inside the PE besides, LL kept winning past them (one
+ * H200 under MPS, 4 PEs, fcollect of 48 KB a member 10.71 us against the
+ * push's 12.20; 2 PEs, 192 KB a member 8.09 against 10.48;
+ * bench/RESULTS.md session 36). */
 __device__ inline int shoal_grid_pick_move(const shoal_team *t, int which, size_t nbytes, bool local)
 {
   /* LL needs no direct check: its fit bounds the team by its tables, and

@@ -416,6 +416,20 @@ START_TEST(test_ll_limits)
   ck_assert_uint_eq(shoal_ll_local_span(64, 1, 32768), 64);
   ck_assert_uint_eq(shoal_ll_local_span(64, 4, 0), 64);
   ck_assert_uint_eq(shoal_ll_local_span(64, 64, 1u << 20), 0);
+  /* the bound both use, per pair */
+  for (int np = 2; np <= 8; np++) {
+    size_t per = shoal_ll_all_per_pair(SHOAL_GPU_LL_SHARED_MOVE_ALL, np);
+    ck_assert_uint_eq(per, SHOAL_GPU_LL_SHARED_MOVE_ALL / (2 * (size_t)np * (size_t)(np - 1)));
+    ck_assert(!shoal_ll_all_binds(SHOAL_GPU_LL_SHARED_MOVE_ALL, np, per));
+    ck_assert(shoal_ll_all_binds(SHOAL_GPU_LL_SHARED_MOVE_ALL, np, per + 1));
+    ck_assert_uint_eq(shoal_move_ll_stream_max(SIZE_MAX, true, np),
+                      per < SHOAL_GPU_LL_SHARED_MOVE_MAX ? per : SHOAL_GPU_LL_SHARED_MOVE_MAX);
+  }
+  /* the two helpers agree, and a team too large for 32 bits leaves none */
+  ck_assert_uint_eq(shoal_ll_all_per_pair(1u << 20, 1), SIZE_MAX);
+  ck_assert_uint_eq(shoal_ll_all_per_pair(1u << 20, 1000), 0);
+  ck_assert(shoal_ll_all_binds(1u << 20, 1000, 1));
+  ck_assert_uint_eq(shoal_ll_all_per_pair(1u << 20, 70000), 0);
   a.pushbox_slot = 32768;
   a.team_size = 2;
   a.ll_span = 0;
