@@ -143,40 +143,99 @@ SHOAL_COLD_FN void shoal_scope_lanes_differ(const char *call, unsigned nl, int p
 }
 SHOAL_FN void shoal_scope_unmapped(const char *call, const void *addr, int pe) { shoal_gpu_fail(call, addr, pe); }
 
+/* src[a, b) to every member, a word at a time and then bytes (a on a
+ * 4-byte boundary, the destinations too): the shifted push's edges. */
+static __device__ inline void shoal_scope_push_words(unsigned tid, unsigned nt, char *const *dst, int np, int me,
+                                                     const char *src, size_t a, size_t b)
+{
+  size_t wb = a + (b - a) / 4 * 4;
+  for (size_t j = a + 4 * (size_t)tid; j < wb; j += 4 * (size_t)nt) {
+    uint32_t x = *(const uint32_t *)(src + j);
+    for (int k = 1; k <= np; k++) *(uint32_t *)(dst[(me + k) % np] + j) = x;
+  }
+  for (size_t j = wb + tid; j < b; j += nt)
+    for (int k = 1; k <= np; k++) dst[(me + k) % np][j] = src[j];
+}
+/* The aligned destination vector that starts `off` bytes before the end
+ * of source vector x: its last off bytes, then y's first 16 - off. */
+static __device__ inline uint4 shoal_scope_shift_vec(uint4 x, uint4 y, unsigned off)
+{
+  if (off == 4) return make_uint4(x.w, y.x, y.y, y.z);
+  if (off == 8) return make_uint4(x.z, x.w, y.x, y.y);
+  return make_uint4(x.y, x.z, x.w, y.x);
+}
+/* shoal_scope_push_shifted's whole vectors (off: 4, 8 or 12): every
+ * destination vector is whole and aligned, the last off bytes of source
+ * vector i and the first 16 - off of vector i + 1 (which the next thread
+ * loads too, from the cache), each stored to every member; the edges of
+ * the range go a word at a time.  Out of line, as its caller. */
+static __device__ __noinline__ void shoal_scope_push_vectors(unsigned tid, unsigned nt, char *const *dst, int np,
+                                                             int me, const char *src, size_t lo, size_t hi,
+                                                             unsigned off)
+{
+  /* destination vector i: source bytes 16 i + c .. 16 i + c + 16, where
+   * both source vectors lie in [lo, hi): i from lo / 16 to hi / 16 - 2 */
+  size_t c = 16 - off, i0 = lo / 16, iend = hi / 16 > i0 + 1 ? hi / 16 - 1 : i0;
+  if (iend == i0) {
+    shoal_scope_push_words(tid, nt, dst, np, me, src, lo, hi);
+    return;
+  }
+  /* The edges first, by the lane's last threads (the tail from the fifth
+   * last on): where a lane has fewer vectors than threads they are threads
+   * without a vector, and the edges' loads go out beside the vectors'
+   * rather than after them (after them, 2 MB at 3 PEs took 13.3 us on
+   * stream, first 12.8) */
+  unsigned r = nt - 1 - tid;
+  shoal_scope_push_words(r, nt, dst, np, me, src, lo, lo + c);
+  shoal_scope_push_words((r + 4 * nt - 4) % nt, nt, dst, np, me, src, iend * 16 + c, hi);
+  const uint4 *v = (const uint4 *)src;
+  size_t i = i0 + tid;
+  for (; i + nt < iend; i += 2 * (size_t)nt) {   /* two vectors in flight, and their neighbours */
+    uint4 x0 = v[i], y0 = v[i + 1], x1 = v[i + nt], y1 = v[i + nt + 1];
+    uint4 o0 = shoal_scope_shift_vec(x0, y0, off), o1 = shoal_scope_shift_vec(x1, y1, off);
+    for (int k = 1; k <= np; k++) {
+      uint4 *d = (uint4 *)(dst[(me + k) % np] + c);
+      d[i] = o0;
+      d[i + nt] = o1;
+    }
+  }
+  for (; i < iend; i += nt) {
+    uint4 o = shoal_scope_shift_vec(v[i], v[i + 1], off);
+    for (int k = 1; k <= np; k++) ((uint4 *)(dst[(me + k) % np] + c))[i] = o;
+  }
+}
 /* shoal_scope_push's case of a source on a 16-byte boundary and
  * destinations that all sit one multiple of 4 bytes past one: fcollect's
  * blocks of a size that is not whole vectors (member me's block starts me
- * x bytes into every dest).  Each 16-byte vector is loaded once and stored
- * to every member as the widest words the destinations allow, where the
- * general copy went member after member in narrower words (3 PEs, 4
- * H200: fcollect of 1 MB 14.65 -> 13.15 us, 2 MB 17.89 -> 14.90; one H200
- * under MPS: 512 KB 15.26 -> 13.99, 4 MB 23.23 -> 21.48; bench/RESULTS.md
- * session 29).  False where it does not apply.  Out of line, as the
- * reducer's shifted path (gpu_x.h): the aligned loop's kernels keep their
- * registers. */
+ * x bytes into every dest).  Whole vectors (above), but for 8 bytes off
+ * and at most four vectors a thread (the 512-thread blocks of an
+ * _on_stream grid, 16 KB or more each): there each vector loaded once and
+ * stored as two 8-byte words was faster (3 PEs, 2 MB: 12.1 us against
+ * 12.8).  Before, 4 and 12 bytes off
+ * went as 4-byte words, and one block's fcollect of 1 MB at 3 PEs took
+ * 72.8 us (NVSHMEM's 67.1) where 2 MB, 8 bytes off, took 63.9 (one H200
+ * under MPS, bench/RESULTS.md session 36).  False where it does not
+ * apply.  Out of line, as the reducer's shifted path (gpu_x.h): the
+ * aligned loop's kernels keep their registers. */
 static __device__ __noinline__ bool shoal_scope_push_shifted(unsigned tid, unsigned nt, char *const *dst, int np,
                                                              int me, const char *src, size_t lo, size_t hi)
 {
-  uintptr_t off = (uintptr_t)dst[0] & 15;
-  if ((((uintptr_t)src | lo) & 15) != 0 || (off & 3) != 0) return false;
+  unsigned off = (unsigned)((uintptr_t)dst[0] & 15);
+  if ((((uintptr_t)src | lo) & 15) != 0 || off == 0 || (off & 3) != 0) return false;
   for (int q = 1; q < np; q++)
     if (((uintptr_t)dst[q] & 15) != off) return false;
+  if (off != 8 || (hi - lo) / 16 > 4 * (size_t)nt) {
+    shoal_scope_push_vectors(tid, nt, dst, np, me, src, lo, hi, off);
+    return true;
+  }
   const uint4 *v = (const uint4 *)src;
   size_t vhi = hi / 16;
   for (size_t i = lo / 16 + tid; i < vhi; i += nt) {
     uint4 x = v[i];
     for (int k = 1; k <= np; k++) {
-      char *d = dst[(me + k) % np] + i * 16;
-      if ((off & 7) == 0) {
-        ((uint64_t *)d)[0] = (uint64_t)x.y << 32 | x.x;
-        ((uint64_t *)d)[1] = (uint64_t)x.w << 32 | x.z;
-      } else {
-        uint32_t *w = (uint32_t *)d;
-        w[0] = x.x;
-        w[1] = x.y;
-        w[2] = x.z;
-        w[3] = x.w;
-      }
+      uint64_t *d = (uint64_t *)(dst[(me + k) % np] + i * 16);
+      d[0] = (uint64_t)x.y << 32 | x.x;
+      d[1] = (uint64_t)x.w << 32 | x.z;
     }
   }
   for (size_t j = vhi * 16 + tid; j < hi; j += nt)   /* a last partial vector */
