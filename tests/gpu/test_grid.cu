@@ -278,25 +278,32 @@ int main(int argc, char **argv)
   team_info world = {SHMEM_TEAM_WORLD, 0, 1, np, me};
   team_info strided = me % 2 == 0 ? team_info{even, 0, 2, (np + 1) / 2, me / 2} : team_info{odd, 1, 2, np / 2, me / 2};
 
-  /* test_grid stress [launches]: by hand, not in run.sh.  The in-place
-   * all-reduce of a private source (staged through the scratch) on the
-   * strided and the world team, grids of 3 and gmax, many launches: the
-   * case that failed once in session 12 (bench/RESULTS.md) with the grid
-   * barrier's trailing fence removed (collectives/scope.h). */
+  /* test_grid stress [launches] [n]: by hand, not in run.sh.  The
+   * in-place all-reduce of a private source (staged through the scratch)
+   * of n floats (default 100003) on the strided and the world team, grids
+   * of 3 and gmax, many launches: the case that failed once in session 12
+   * (bench/RESULTS.md) with the grid barrier's trailing fence removed
+   * (collectives/scope.h), and twice in about 30 runs at n=40961 in
+   * session 36. */
   if (!strcmp(mode, "stress")) {
     int launches = argc > 2 ? atoi(argv[2]) : 100, wrong = 0;
+    size_t sn = argc > 3 ? strtoull(argv[3], 0, 0) : 100003;
+    if (sn < 1 || sn > maxn) {
+      if (me == 0) fprintf(stderr, "test_grid stress: n must be 1 to %zu\n", maxn);
+      return 1;
+    }
     unsigned salt = 11;
     const int sg[2] = {3, gmax};
     for (int l = 0; l < launches; l++)
       for (int tm = 0; tm < 2; tm++)
         for (int gi = 0; gi < 2; gi++) {
           team_info ti = tm ? strided : world;
-          k_reduce<float, op_sum><<<sg[gi], 256>>>(ti, priv, priv, 100003, 3, gt_seed, salt += 8, 0, bad_dev);
+          k_reduce<float, op_sum><<<sg[gi], 256>>>(ti, priv, priv, sn, 3, gt_seed, salt += 8, 0, bad_dev);
           GT_LAUNCHED();
           unsigned bad = take_bad();
           wrong += bad != 0;
-          GT_CHECK(bad == 0, "stress launch %d: %s float sum_reduce_grid private, in place n=100003 grid=%d: %u wrong",
-                   l, tm ? "strided" : "world", sg[gi], bad);
+          GT_CHECK(bad == 0, "stress launch %d: %s float sum_reduce_grid private, in place n=%zu grid=%d: %u wrong",
+                   l, tm ? "strided" : "world", sn, sg[gi], bad);
         }
     printf("PE %d: stress: %d of %d launches had wrong elements\n", me, wrong, launches * 4);
     GT_CUDA(cudaFree(priv));
