@@ -183,8 +183,7 @@ static __device__ __noinline__ void shoal_scope_push_vectors(unsigned tid, unsig
   /* The edges first, by the lane's last threads (the tail from the fifth
    * last on): where a lane has fewer vectors than threads they are threads
    * without a vector, and the edges' loads go out beside the vectors'
-   * rather than after them (after them, 2 MB at 3 PEs took 13.3 us on
-   * stream, first 12.8) */
+   * rather than after them, a second round trip on the lane's path */
   unsigned r = nt - 1 - tid;
   shoal_scope_push_words(r, nt, dst, np, me, src, lo, lo + c);
   shoal_scope_push_words((r + 4 * nt - 4) % nt, nt, dst, np, me, src, iend * 16 + c, hi);
@@ -210,13 +209,13 @@ static __device__ __noinline__ void shoal_scope_push_vectors(unsigned tid, unsig
  * x bytes into every dest).  Whole vectors (above), but for 8 bytes off
  * and at most four vectors a thread (the 512-thread blocks of an
  * _on_stream grid, 16 KB or more each): there each vector loaded once and
- * stored as two 8-byte words was faster (3 PEs, 2 MB: 12.1 us against
- * 12.8).  Before, 4 and 12 bytes off
- * went as 4-byte words, and one block's fcollect of 1 MB at 3 PEs took
- * 72.8 us (NVSHMEM's 67.1) where 2 MB, 8 bytes off, took 63.9 (one H200
- * under MPS, bench/RESULTS.md session 36).  False where it does not
- * apply.  Out of line, as the reducer's shifted path (gpu_x.h): the
- * aligned loop's kernels keep their registers. */
+ * stored as two 8-byte words was faster (3 PEs, 2 MB: 12.0 us against
+ * 12.8).  Before, 4 and 12 bytes off went as 4-byte words, and one
+ * block's fcollect of 1 MB at 3 PEs took 72.4 us (NVSHMEM's 68.1; now
+ * 27.8) where 2 MB, 8 bytes off, took 63.0 (one H200 under MPS,
+ * bench/RESULTS.md session 36).  False where it does not apply.  Out of
+ * line, as the reducer's shifted path (gpu_x.h): the aligned loop's
+ * kernels keep their registers. */
 static __device__ __noinline__ bool shoal_scope_push_shifted(unsigned tid, unsigned nt, char *const *dst, int np,
                                                              int me, const char *src, size_t lo, size_t hi)
 {
