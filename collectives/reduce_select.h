@@ -113,9 +113,9 @@
 /* Where the members of a team share one GPU, the LL words of all of them,
  * n (n - 1) x 2 x bytes per pair, cross that GPU's memory; two bounds keep
  * them within a total `all` (below: the all-reduce in a user's grid, the
- * data movers' _on_stream kernel).  Whether `all` binds a call of bytes_per_pair on a team of
- * team_size, and the bytes per pair it leaves (a 32-bit division, as
- * shoal_ll_grid_max). */
+ * data movers' _on_stream kernel).  Whether `all` binds a call of
+ * bytes_per_pair on a team of team_size, and the bytes per pair it leaves
+ * (a 32-bit division, as shoal_ll_grid_max). */
 SHOAL_SELECT_FN bool shoal_ll_all_binds(uint32_t all, int team_size, size_t bytes_per_pair)
 {
   return 2 * (uint64_t)team_size * (uint64_t)(team_size - 1) * (uint64_t)bytes_per_pair > all;

@@ -13,8 +13,9 @@
  * for the in-kernel forms), the median of three such rounds after a
  * warm-up (one round of 100 small calls swung by 20% from run to run on a
  * GPU shared under MPS); the last all-reduce (in-kernel: also fcollect and
- * alltoall) of each size is checked on the host, every element.  Prints a table; appends CSV rows
- * (impl,test,scope,bytes,value,unit) to $BENCH_CSV; GB/s = bytes / time.
+ * alltoall) of each size is checked on the host, every element.  Prints a
+ * table; appends CSV rows (impl,test,scope,bytes,value,unit) to
+ * $BENCH_CSV; GB/s = bytes / time.
  * Rows "floor" (bytes 0): an empty one-block kernel and barrier_all on
  * the stream, launched back to back like the collectives.
  * Under SHOAL_ALLREDUCE=ring (run.sh --bench runs it so too) Shoal's
