@@ -7,7 +7,9 @@
  *   shoal_reducer_size(r)        bytes per element;
  *   shoal_reducer_range(s, r, out, in, np, lo, hi)
  *       elements [lo, hi) of the reduction over in[0..np) (team order),
- *       stored at out (the pull, reduce-scatter);
+ *       stored at out (the pull, reduce-scatter); lo a whole number of
+ *       16-byte units (shoal_reduce_share), or lo == hi (nothing: touches
+ *       no element);
  *   shoal_reducer_range_all(s, r, pd, me, in, np, lo, hi)
  *       the same stored at every member's pd[(me + k) % np], k = 1..np,
  *       in that staggered order (two-shot's all-gather half).

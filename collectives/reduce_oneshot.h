@@ -51,7 +51,10 @@ SHOAL_FN void shoal_reduce_pull_scope(const shoal_scope *s, shoal_team *t, const
   shoal_reduce_share(basis, es, s->lane, s->nlanes, &lo, &hi);
   do {
     size_t c = n - i < per ? n - i : per;
-    size_t clo = lo < c ? lo : c, chi = hi < c ? hi : c;   /* my share of this chunk */
+    /* my share of this chunk: empty (clo = chi = c, maybe inside a
+     * vector) where the chunk ends before it begins -- the last chunk,
+     * shorter than the basis; the reducer then touches nothing */
+    size_t clo = lo < c ? lo : c, chi = hi < c ? hi : c;
     const void *from = src;
     size_t at = off + i * es;
     if (staged) {

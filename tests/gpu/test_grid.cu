@@ -6,7 +6,12 @@
  * in place, a source outside the symmetric heap (reduce-scatter: where LL
  * takes it, also _block; test_coll: _on_stream), odd sizes, misaligned buffers, grids of 1, 3 and the largest
  * safe size, a slow member, and a captured graph replayed 120 times with
- * no host reset.  run.sh runs it again with SHOAL_ALLREDUCE=ring: every
+ * no host reset; the reducer's range alone (k_range: nothing outside
+ * [lo, hi) is written, also for an empty range inside a vector, where
+ * lanes once wrote another lane's elements; tests/unit/test_gpu_reduce
+ * checks the same on the CPU).  Where an all-reduce's check finds wrong
+ * elements it prints the first ones (index, round, bits read and wanted).
+ * run.sh runs it again with SHOAL_ALLREDUCE=ring: every
  * all-reduce with a symmetric dest then runs the ring (reduce_ring.h) at
  * grid scope.  `test_grid mismatch` and `test_grid toomany` must fail
  * with a message (run.sh checks). */
@@ -40,6 +45,23 @@ __device__ inline void red(shmem_team_t t, unsigned *d, const unsigned *s, size_
 
 struct team_info { shmem_team_t team; int start, stride, size, me; };
 
+/* The first wrong elements of an all-reduce (index, round, the bits read
+ * and wanted), after the two counters of bad (bad_dev: the wrong count,
+ * then the number noted): `test_grid stress` prints them. */
+struct wrong_elem { unsigned long long i, round, got, want; };
+#define WRONG_NOTED 8
+template <class T> __device__ inline void note_wrong(unsigned *bad, size_t i, int r, T got, T want)
+{
+  atomicAdd(bad, 1u);
+  unsigned k = atomicAdd(bad + 1, 1u);
+  if (k < WRONG_NOTED) {
+    wrong_elem w = {i, (unsigned long long)r, 0, 0};
+    memcpy(&w.got, &got, sizeof got);
+    memcpy(&w.want, &want, sizeof want);
+    ((wrong_elem *)(bad + 4))[k] = w;
+  }
+}
+
 /* All-reduce rounds: the grid fills src (and poisons dest), one block of
  * slow_pe falls behind now and then, all call, the grid checks every
  * element (in reverse order: mostly another block than the writer). */
@@ -59,7 +81,8 @@ __global__ void k_reduce(team_info ti, T *dst, T *src, size_t n, int rounds, uin
       size_t i = n - 1 - k;
       T want = tv<T>(seed, ti.start, i, salt + r);
       for (int j = 1; j < ti.size; j++) want = OP::f(want, tv<T>(seed, ti.start + j * ti.stride, i, salt + r));
-      if (dst[i] != want) atomicAdd(bad, 1u);
+      T got = dst[i];
+      if (got != want) note_wrong(bad, i, r, got, want);
     }
     shmemx_team_sync_grid(ti.team);   /* everyone checked before src changes */
   }
@@ -203,6 +226,34 @@ __global__ void k_pick(shmem_team_t team, int ring, const char *a, char *b, int 
       out[5] = shoal_gpu_reduce_pick(t, SHOAL_AT_GRID, false, b, a, n, 4, true, span) != SHOAL_REDUCE_LL;
   }
 }
+/* The reducer's range (gpu_x.h, shoal_gpu_reduce_range): elements [lo, hi)
+ * of the sum over np inputs and nothing else, also an empty range inside
+ * a vector (a staged chunk that ends before a lane's share begins: lo = hi
+ * = the chunk's end; lanes once wrote another lane's elements there).  One
+ * block; inputs and out m elements past a vector boundary (m 1: the
+ * shifted path); out poisoned, every element checked. */
+__global__ void k_range(float *in, float *out, size_t n, int np, int m, size_t lo, size_t hi, uint64_t seed,
+                        unsigned salt, unsigned *bad)
+{
+  const float *ins[4];
+  for (int q = 0; q < 4; q++) ins[q] = in + (size_t)q * (n + 4) + m;
+  for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
+    for (int q = 0; q < 4; q++) in[(size_t)q * (n + 4) + m + i] = tv<float>(seed, q, i, salt);
+    out[m + i] = -5000.0f;
+  }
+  __syncthreads();
+  float *o = out + m;
+  shoal_gpu_reduce_range<float, shoal_gpu_op_sum, false>(&o, 0, ins, np, lo, hi, threadIdx.x, blockDim.x);
+  __syncthreads();
+  for (size_t i = threadIdx.x; i < n; i += blockDim.x) {
+    float want = -5000.0f;
+    if (i >= lo && i < hi) {
+      want = 0;
+      for (int q = 0; q < np; q++) want += tv<float>(seed, q, i, salt);
+    }
+    if (out[m + i] != want) atomicAdd(bad, 1u);
+  }
+}
 __global__ void k_mismatch(char *dst, const char *src, size_t nb) { shmemx_fcollectmem_grid(SHMEM_TEAM_WORLD, dst, src, nb); }
 __global__ void k_barriers(int iters)
 {
@@ -210,12 +261,21 @@ __global__ void k_barriers(int iters)
 }
 
 static unsigned *bad_dev;
+/* The wrong count since the last call; where there were any, the first
+ * wrong elements an all-reduce noted (note_wrong) are printed. */
 static unsigned take_bad(void)
 {
-  unsigned h = 0;
-  GT_CUDA(cudaMemcpy(&h, bad_dev, sizeof h, cudaMemcpyDeviceToHost));
+  unsigned h[2] = {0, 0};
+  GT_CUDA(cudaMemcpy(h, bad_dev, sizeof h, cudaMemcpyDeviceToHost));
+  if (h[0] && h[1]) {
+    wrong_elem w[WRONG_NOTED];
+    GT_CUDA(cudaMemcpy(w, bad_dev + 4, sizeof w, cudaMemcpyDeviceToHost));
+    for (unsigned k = 0; k < h[1] && k < WRONG_NOTED; k++)
+      printf("PE %d: element %llu, round %llu: read %08llx, want %08llx\n", shmem_my_pe(), w[k].i, w[k].round,
+             w[k].got, w[k].want);
+  }
   GT_CUDA(cudaMemset(bad_dev, 0, sizeof h));
-  return h;
+  return h[0];
 }
 
 /* The LL reduce-scatter (collectives/ll.h) from a source outside the
@@ -248,8 +308,9 @@ int main(int argc, char **argv)
   gt_init();
   int me = shmem_my_pe(), np = shmem_n_pes();
   const char *mode = argc > 1 ? argv[1] : "";
-  GT_CUDA(cudaMalloc((void **)&bad_dev, sizeof(unsigned)));
-  GT_CUDA(cudaMemset(bad_dev, 0, sizeof(unsigned)));
+  const size_t bad_bytes = 4 * sizeof(unsigned) + WRONG_NOTED * sizeof(wrong_elem);
+  GT_CUDA(cudaMalloc((void **)&bad_dev, bad_bytes));
+  GT_CUDA(cudaMemset(bad_dev, 0, bad_bytes));
   const size_t maxn = (1u << 20) + 64;
   char *A = (char *)shmem_malloc(maxn * 8 * 4 + 64), *B = (char *)shmem_malloc(maxn * 8 * 4 + 64);
   float *priv;   /* device memory outside the symmetric heap */
@@ -278,13 +339,14 @@ int main(int argc, char **argv)
   team_info world = {SHMEM_TEAM_WORLD, 0, 1, np, me};
   team_info strided = me % 2 == 0 ? team_info{even, 0, 2, (np + 1) / 2, me / 2} : team_info{odd, 1, 2, np / 2, me / 2};
 
-  /* test_grid stress [launches] [n]: by hand, not in run.sh.  The
+  /* test_grid stress [launches] [n] [one]: by hand, not in run.sh.  The
    * in-place all-reduce of a private source (staged through the scratch)
    * of n floats (default 100003) on the strided and the world team, grids
    * of 3 and gmax, many launches: the case that failed once in session 12
    * (bench/RESULTS.md) with the grid barrier's trailing fence removed
    * (collectives/scope.h), and twice in about 30 runs at n=40961 in
-   * session 36. */
+   * session 36; "one" runs only the strided team at a grid of 3 (a team
+   * of one member at 2 PEs).  It prints the first wrong elements. */
   if (!strcmp(mode, "stress")) {
     int launches = argc > 2 ? atoi(argv[2]) : 100, wrong = 0;
     size_t sn = argc > 3 ? strtoull(argv[3], 0, 0) : 100003;
@@ -292,11 +354,13 @@ int main(int argc, char **argv)
       if (me == 0) fprintf(stderr, "test_grid stress: n must be 1 to %zu\n", maxn);
       return 1;
     }
+    /* "one": only the case that failed, the strided team at a grid of 3 */
+    const bool one = argc > 4 && !strcmp(argv[4], "one");
     unsigned salt = 11;
     const int sg[2] = {3, gmax};
     for (int l = 0; l < launches; l++)
-      for (int tm = 0; tm < 2; tm++)
-        for (int gi = 0; gi < 2; gi++) {
+      for (int tm = one; tm < 2; tm++)
+        for (int gi = 0; gi < 2 - one; gi++) {
           team_info ti = tm ? strided : world;
           k_reduce<float, op_sum><<<sg[gi], 256>>>(ti, priv, priv, sn, 3, gt_seed, salt += 8, 0, bad_dev);
           GT_LAUNCHED();
@@ -305,7 +369,7 @@ int main(int argc, char **argv)
           GT_CHECK(bad == 0, "stress launch %d: %s float sum_reduce_grid private, in place n=%zu grid=%d: %u wrong",
                    l, tm ? "strided" : "world", sn, sg[gi], bad);
         }
-    printf("PE %d: stress: %d of %d launches had wrong elements\n", me, wrong, launches * 4);
+    printf("PE %d: stress: %d of %d launches had wrong elements\n", me, wrong, launches * (one ? 1 : 4));
     GT_CUDA(cudaFree(priv));
     shmem_free(A);
     shmem_free(B);
@@ -333,6 +397,21 @@ int main(int argc, char **argv)
   k_barriers<<<gmax, 128>>>(50);
   GT_LAUNCHED();
   GT_CHECK(true, "barriers");
+
+  {   /* the reducer touches its range alone */
+    const size_t rn = 64, ranges[][2] = {{33, 33}, {35, 35}, {64, 64}, {8, 8}, {0, 64}, {32, 35}, {36, 41}, {60, 64},
+                                         {5, 29}, {2, 6}};
+    unsigned rsalt = 900;
+    for (int m = 0; m < 2; m++)
+      for (int np1 = 1; np1 <= 4; np1++)
+        for (const auto &r : ranges) {
+          if (m == 0 && r[0] % 4 != 0 && r[0] != r[1]) continue;   /* aligned inputs: lo a whole vector */
+          k_range<<<1, 32>>>((float *)A, (float *)B, rn, np1, m, r[0], r[1], gt_seed, rsalt++, bad_dev);
+          GT_LAUNCHED();
+          GT_CHECK(take_bad() == 0, "reducer range [%zu, %zu) of %zu over %d inputs, %d elements past a vector",
+                   r[0], r[1], rn, np1, m);
+        }
+  }
 
   /* SHOAL_TEST_GRID_QUICK=1 (run.sh, members behind the host proxy: every
    * collective is block 0's device-initiated transfers through it): sizes

@@ -29,3 +29,10 @@ TESTS += tests/unit/test_reduce_select
 tests_unit_test_reduce_select_SOURCES = tests/unit/test_reduce_select.c
 tests_unit_test_reduce_select_CPPFLAGS = $(UNIT_CPPFLAGS)
 tests_unit_test_reduce_select_LDADD = $(CHECK_LIBS)
+# The GPU's element combine (<shoal/gpu_reduce.h>) compiled for the CPU.
+check_PROGRAMS += tests/unit/test_gpu_reduce
+TESTS += tests/unit/test_gpu_reduce
+tests_unit_test_gpu_reduce_SOURCES = tests/unit/test_gpu_reduce.cpp
+tests_unit_test_gpu_reduce_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_unit_test_gpu_reduce_CXXFLAGS = -std=c++17 -Wall -Wextra -Wno-unknown-pragmas
+tests_unit_test_gpu_reduce_LDADD = $(CHECK_LIBS)
