@@ -214,7 +214,7 @@ static __device__ __noinline__ void shoal_scope_push_vectors(unsigned tid, unsig
  * block's fcollect of 1 MB at 3 PEs took 72.4 us (NVSHMEM's 68.1; now
  * 27.8) where 2 MB, 8 bytes off, took 63.0 (one H200 under MPS,
  * bench/RESULTS.md session 36).  False where it does not apply.  Out of
- * line, as the reducer's shifted path (gpu_x.h): the aligned loop's
+ * line, as the reducer's shifted path (gpu_reduce.h): the aligned loop's
  * kernels keep their registers. */
 static __device__ __noinline__ bool shoal_scope_push_shifted(unsigned tid, unsigned nt, char *const *dst, int np,
                                                              int me, const char *src, size_t lo, size_t hi)

@@ -46,10 +46,12 @@ __device__ inline void red(shmem_team_t t, unsigned *d, const unsigned *s, size_
 struct team_info { shmem_team_t team; int start, stride, size, me; };
 
 /* The first wrong elements of an all-reduce (index, round, the bits read
- * and wanted), after the two counters of bad (bad_dev: the wrong count,
- * then the number noted): `test_grid stress` prints them. */
+ * and wanted), noted in bad_dev after its two counters (the wrong count,
+ * then the number noted; the entries from word WRONG_AT, 8-byte aligned):
+ * take_bad prints them. */
 struct wrong_elem { unsigned long long i, round, got, want; };
 #define WRONG_NOTED 8
+#define WRONG_AT 4
 template <class T> __device__ inline void note_wrong(unsigned *bad, size_t i, int r, T got, T want)
 {
   atomicAdd(bad, 1u);
@@ -58,7 +60,7 @@ template <class T> __device__ inline void note_wrong(unsigned *bad, size_t i, in
     wrong_elem w = {i, (unsigned long long)r, 0, 0};
     memcpy(&w.got, &got, sizeof got);
     memcpy(&w.want, &want, sizeof want);
-    ((wrong_elem *)(bad + 4))[k] = w;
+    ((wrong_elem *)(bad + WRONG_AT))[k] = w;
   }
 }
 
@@ -226,7 +228,7 @@ __global__ void k_pick(shmem_team_t team, int ring, const char *a, char *b, int 
       out[5] = shoal_gpu_reduce_pick(t, SHOAL_AT_GRID, false, b, a, n, 4, true, span) != SHOAL_REDUCE_LL;
   }
 }
-/* The reducer's range (gpu_x.h, shoal_gpu_reduce_range): elements [lo, hi)
+/* The reducer's range (gpu_reduce.h, shoal_gpu_reduce_range): elements [lo, hi)
  * of the sum over np inputs and nothing else, also an empty range inside
  * a vector (a staged chunk that ends before a lane's share begins: lo = hi
  * = the chunk's end; lanes once wrote another lane's elements there).  One
@@ -269,7 +271,7 @@ static unsigned take_bad(void)
   GT_CUDA(cudaMemcpy(h, bad_dev, sizeof h, cudaMemcpyDeviceToHost));
   if (h[0] && h[1]) {
     wrong_elem w[WRONG_NOTED];
-    GT_CUDA(cudaMemcpy(w, bad_dev + 4, sizeof w, cudaMemcpyDeviceToHost));
+    GT_CUDA(cudaMemcpy(w, bad_dev + WRONG_AT, sizeof w, cudaMemcpyDeviceToHost));
     for (unsigned k = 0; k < h[1] && k < WRONG_NOTED; k++)
       printf("PE %d: element %llu, round %llu: read %08llx, want %08llx\n", shmem_my_pe(), w[k].i, w[k].round,
              w[k].got, w[k].want);
@@ -308,7 +310,7 @@ int main(int argc, char **argv)
   gt_init();
   int me = shmem_my_pe(), np = shmem_n_pes();
   const char *mode = argc > 1 ? argv[1] : "";
-  const size_t bad_bytes = 4 * sizeof(unsigned) + WRONG_NOTED * sizeof(wrong_elem);
+  const size_t bad_bytes = WRONG_AT * sizeof(unsigned) + WRONG_NOTED * sizeof(wrong_elem);
   GT_CUDA(cudaMalloc((void **)&bad_dev, bad_bytes));
   GT_CUDA(cudaMemset(bad_dev, 0, bad_bytes));
   const size_t maxn = (1u << 20) + 64;
@@ -448,7 +450,7 @@ int main(int argc, char **argv)
         GT_LAUNCHED();
         GT_CHECK(take_bad() == 0, "%s float sum_reduce_grid misaligned n=%zu grid=%d", tn, n, g);
         /* in place one element past a vector boundary (the pull's inputs at
-         * one offset: gpu_x.h, shoal_gpu_reduce_range_shifted; two-shot's
+         * one offset: gpu_reduce.h, shoal_gpu_reduce_range_shifted; two-shot's
          * element by element) */
         k_reduce<float, op_sum><<<g, 256>>>(ti, (float *)A + 1, (float *)A + 1, n, rounds, gt_seed, salt += 8, 1,
                                             bad_dev);
