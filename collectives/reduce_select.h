@@ -68,13 +68,21 @@
  * from the grid earlier (a 128 KB vector: 5-6% faster at 2 and 4 PEs; 64
  * KB: 13% slower), the reduce-scatter not (a 128 KB source at 4 PEs: 8%
  * slower); the data movers (fcollect, alltoall, broadcast: bytes per
- * member's block) from 128 KB.  Each block of such a kernel takes at
- * least SHOAL_GPU_BLOCK_BYTES (fewer meetings for medium messages).
- * H100, PEs under MPS (bench/RESULTS.md, sessions 8 and 14). */
+ * member's block) from 128 KB.  Each block of a reduction's such kernel
+ * takes at least SHOAL_GPU_BLOCK_BYTES (fewer meetings for medium
+ * messages; H100, PEs under MPS: bench/RESULTS.md, sessions 8 and 14; 8
+ * KB lost 1.4-3.4% at 3-4 PEs on 4 H200, session 29), each block of the
+ * movers' grid push SHOAL_GPU_MOVE_BLOCK_BYTES: at 16 KB a member's block
+ * of 64 KB (fcollect and alltoall of 256 KB at 4 PEs) ran on 4 blocks,
+ * slower than 512 KB on 8 -- one H200 under MPS, 8 KB a block: 12.53 ->
+ * 11.86 us and 12.99 -> 12.03, and of 512 KB at 2 PEs 6.89 -> 6.50 and
+ * 7.33 -> 6.86 (bench/RESULTS.md session 38); 4 H200, 2 MB at 3 PEs 17.7
+ * -> 15.3 (session 29). */
 #define SHOAL_GPU_SCATTER_GRID_MIN (256u << 10)
 #define SHOAL_GPU_ALLREDUCE_GRID_MIN (128u << 10)
 #define SHOAL_GPU_MOVE_GRID_MIN (128u << 10)
 #define SHOAL_GPU_BLOCK_BYTES (16u << 10)
+#define SHOAL_GPU_MOVE_BLOCK_BYTES (8u << 10)
 /* GPU LL (collectives/ll.h) carries up to half a pushbox slot per pair
  * (at 2 PEs 16 KB); fcollect, broadcast and the reduce-scatter take it
  * only up to this many bytes per pair (alltoall: below): beyond, each

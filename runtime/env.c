@@ -67,9 +67,10 @@ const shoal_env_var shoal_env_vars[] = {
      "PEs share a GPU; there the data movers: up to 128 KB per pair and 1 MB of LL words from "
      "all members together, n(n-1) x 2 x bytes per pair; past LL's bound the grid kernel runs, "
      "from 4 KB)"},
-    {"SHOAL_GPU_STREAM_BLOCK_BYTES", "16K",
+    {"SHOAL_GPU_STREAM_BLOCK_BYTES", "auto",
      "GPU _on_stream collectives: bytes each block of that kernel takes at least (fewer blocks "
-     "for medium messages; 0: every block the GPU holds; the same on every PE)"},
+     "for medium messages; auto: 16K for reductions, 8K for fcollect, alltoall and broadcast; "
+     "0: every block the GPU holds; the same on every PE)"},
     {"SHOAL_OFI_TIMEOUT", "120",
      "seconds a libfabric operation may wait for completion before the job ends with an error"},
     {"SHOAL_OFI_PROGRESS_US", "1000",

@@ -775,7 +775,8 @@ static inline int shoal_gpu_stream_blocks(K *kernel, int threads)
  * (per member) the grid kernel runs (SHOAL_GPU_STREAM_GRID_MIN; 0: the
  * thresholds of collectives/reduce_select.h) and how many
  * bytes each of its blocks takes at least (SHOAL_GPU_STREAM_BLOCK_BYTES;
- * 0: every block the GPU holds).  K, M, G suffixes.  2: whether
+ * 0: every block the GPU holds; unset, SIZE_MAX: the reductions' and the
+ * movers' own, reduce_select.h).  K, M, G suffixes.  2: whether
  * SHOAL_ALLREDUCE forces the ring.  3: up to how many bytes per pair LL's
  * grid kernel runs (SHOAL_GPU_STREAM_LL_MAX; 0: never).  Every PE must set
  * the same values: the grids must match. */
@@ -796,7 +797,7 @@ static inline size_t shoal_gpu_stream_knob(int which)
   static bool read;
   if (!read) {
     v[0] = shoal_gpu_env_bytes("SHOAL_GPU_STREAM_GRID_MIN", 0);
-    v[1] = shoal_gpu_env_bytes("SHOAL_GPU_STREAM_BLOCK_BYTES", SHOAL_GPU_BLOCK_BYTES);
+    v[1] = shoal_gpu_env_bytes("SHOAL_GPU_STREAM_BLOCK_BYTES", SIZE_MAX);
     v[3] = shoal_gpu_env_bytes("SHOAL_GPU_STREAM_LL_MAX", SHOAL_GPU_LL_STREAM_MAX);
     /* SHOAL_ALLREDUCE=ring (any case, as the library reads it): the kernels' ring */
     const char *e = getenv("SHOAL_ALLREDUCE"), *ring = "ring";
@@ -814,12 +815,14 @@ static inline size_t shoal_gpu_stream_ll_max(int np)
 {
   return shoal_ll_stream_max(shoal_gpu_stream_knob(3), np, shoalx_gpu_shared() != 0);
 }
-/* Blocks of a grid _on_stream kernel moving `bytes` (per member). */
+/* Blocks of a grid _on_stream kernel moving `bytes` (per member), each
+ * taking at least `block_bytes` unless SHOAL_GPU_STREAM_BLOCK_BYTES says. */
 template <class K>
-static inline int shoal_gpu_stream_grid(K *kernel, int threads, size_t bytes)
+static inline int shoal_gpu_stream_grid(K *kernel, int threads, size_t bytes, size_t block_bytes)
 {
   int max = shoal_gpu_stream_blocks<0>(kernel, threads);
   size_t per = shoal_gpu_stream_knob(1);
+  if (per == SIZE_MAX) per = block_bytes;
   if (!per) return max;
   size_t want = (bytes + per - 1) / per;
   return want < 1 ? 1 : want < (size_t)max ? (int)want : max;
@@ -882,14 +885,15 @@ static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_te
     bool planned = root_ok && shoalx_gpu_team_plan(team, dest, &plan);
     if (planned && shoal_move_staged(which, launch, nbytes, plan.stage_cap))
       shoal_gpu_k_move_grid_staged<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid_staged<>, SHOAL_GPU_GRID_THREADS,
-                                                             nbytes),
+                                                             nbytes, SHOAL_GPU_MOVE_BLOCK_BYTES),
                                        SHOAL_GPU_GRID_THREADS, 0, stream>>>(which, plan, dest, src, nbytes);
     else if (planned)
       shoal_gpu_k_move_grid_planned<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid_planned<>, SHOAL_GPU_GRID_THREADS,
-                                                              nbytes),
+                                                              nbytes, SHOAL_GPU_MOVE_BLOCK_BYTES),
                                         SHOAL_GPU_GRID_THREADS, 0, stream>>>(which, plan, dest, src, nbytes, root);
     else
-      shoal_gpu_k_move_grid<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid<>, SHOAL_GPU_GRID_THREADS, nbytes),
+      shoal_gpu_k_move_grid<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid<>, SHOAL_GPU_GRID_THREADS, nbytes,
+                                                      SHOAL_GPU_MOVE_BLOCK_BYTES),
                                 SHOAL_GPU_GRID_THREADS, 0, stream>>>(which, team, dest, src, nbytes, root);
   }
   else if (launch == SHOAL_REDUCE_LAUNCH_LL)
@@ -958,11 +962,13 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
                                                                                       scatter);
   } else if (launch == SHOAL_REDUCE_LAUNCH_GRID && scatter) {
     shoal_gpu_k_reduce_grid<T, OP, true><<<shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP, true>,
-                                                                 SHOAL_GPU_SCATTER_GRID_THREADS, sb),
+                                                                 SHOAL_GPU_SCATTER_GRID_THREADS, sb,
+                                                                 SHOAL_GPU_BLOCK_BYTES),
                                            SHOAL_GPU_SCATTER_GRID_THREADS, 0, stream>>>(team, dest, src, nreduce);
   } else if (launch == SHOAL_REDUCE_LAUNCH_GRID) {
     shoal_gpu_k_reduce_grid<T, OP, false><<<shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP, false>,
-                                                                  SHOAL_GPU_ALLREDUCE_GRID_THREADS, sb),
+                                                                  SHOAL_GPU_ALLREDUCE_GRID_THREADS, sb,
+                                                                  SHOAL_GPU_BLOCK_BYTES),
                                             SHOAL_GPU_ALLREDUCE_GRID_THREADS, 0, stream>>>(team, dest, src,
                                                                                           nreduce);
   } else if (launch == SHOAL_REDUCE_LAUNCH_LL) {
