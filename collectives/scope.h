@@ -279,6 +279,67 @@ SHOAL_FN void shoal_scope_push(const shoal_scope *s, char *const *dst, int np, i
   for (int k = 1; k <= np; k++) shoal_gpu_copy_coop(dst[(me + k) % np] + lo, src + lo, hi - lo, tid, nt);
 }
 
+/* shoal_scope_scatter_shifted's words of W bytes (8 or 4): src, the
+ * stride, lo and every dst on a W boundary; the bytes past the last whole
+ * word of hi one at a time.  Each thread loads four words of two members
+ * before it stores any, as the vectors' loop below. */
+template <class W>
+static __device__ inline void shoal_scope_scatter_words(unsigned tid, unsigned nt, char *const *dst, int np, int me,
+                                                        const char *src, size_t stride, size_t lo, size_t hi)
+{
+  size_t vlo = lo / sizeof(W), vhi = hi / sizeof(W);
+  for (int k = 1; k <= np; k += 2) {
+    bool two = k < np;   /* not an odd last member */
+    int q0 = (me + k) % np, q1 = two ? (me + k + 1) % np : q0;
+    const W *v0 = (const W *)(src + (size_t)q0 * stride), *v1 = (const W *)(src + (size_t)q1 * stride);
+    W *d0 = (W *)dst[q0], *d1 = (W *)dst[q1];
+    size_t i = vlo + tid;
+    for (; i + 3 * (size_t)nt < vhi; i += 4 * (size_t)nt) {
+      W x0[4], x1[4];
+      for (int u = 0; u < 4; u++) {
+        x0[u] = v0[i + u * (size_t)nt];
+        x1[u] = v1[i + u * (size_t)nt];
+      }
+      for (int u = 0; u < 4; u++) {
+        d0[i + u * (size_t)nt] = x0[u];
+        if (two) d1[i + u * (size_t)nt] = x1[u];
+      }
+    }
+    for (; i < vhi; i += nt) {
+      W x0 = v0[i], x1 = v1[i];
+      d0[i] = x0;
+      if (two) d1[i] = x1;
+    }
+  }
+  for (size_t j = vhi * sizeof(W) + tid; j < hi; j += nt)   /* a last partial word */
+    for (int k = 1; k <= np; k++) {
+      int q = (me + k) % np;
+      dst[q][j] = src[(size_t)q * stride + j];
+    }
+}
+/* shoal_scope_scatter's blocks that are not whole vectors (an alltoall of
+ * an odd number of floats a member at 3 PEs sits 8 or 4 bytes past one):
+ * the widest words every address allows, two members' loads in flight,
+ * where a thread has at most 64 bytes of each member; beyond, false, and
+ * the caller copies member after member (a copy reaches 16-byte vectors for
+ * the members whose source and dest sit alike, and there a lane's
+ * bandwidth, not its loads' round trip, is what costs).  One H200 under
+ * MPS, 3 PEs, 8 bytes off, against the copies everywhere: alltoall on
+ * stream of 512 KB 12.64 -> 11.34 us, of 2 MB 14.44 -> 12.83, in a grid of
+ * 512 KB 14.53 -> 12.90; one block's of 4 MB with words everywhere 128.7 ->
+ * 145.1 (bench/RESULTS.md session 38).  Out of line, as
+ * shoal_scope_push_shifted: the aligned loop's kernels keep their
+ * registers (inline, the 4-PE alltoall on stream took 2-3% longer). */
+static __device__ __noinline__ bool shoal_scope_scatter_shifted(unsigned tid, unsigned nt, char *const *dst, int np,
+                                                                int me, const char *src, size_t stride, size_t lo,
+                                                                size_t hi, uintptr_t a)
+{
+  if (hi - lo > 64 * (size_t)nt) return false;
+  if ((a & 7) == 0) shoal_scope_scatter_words<uint64_t>(tid, nt, dst, np, me, src, stride, lo, hi);
+  else if ((a & 3) == 0) shoal_scope_scatter_words<uint32_t>(tid, nt, dst, np, me, src, stride, lo, hi);
+  else return false;
+  return true;
+}
 /* Stores src + q stride + [lo, hi) at dst[q] + [lo, hi) for every team PE
  * q (alltoall's blocks), in the staggered order.  Each thread loads four
  * vectors of two members before it stores any: eight loads in flight, where
@@ -288,9 +349,10 @@ SHOAL_FN void shoal_scope_scatter(const shoal_scope *s, char *const *dst, int np
                                   size_t stride, size_t lo, size_t hi)
 {
   unsigned tid = s->tid, nt = s->nthreads;
-  uintptr_t a = (uintptr_t)src | stride | lo | hi;
+  uintptr_t a = (uintptr_t)src | stride | lo;
   for (int q = 0; q < np; q++) a |= (uintptr_t)dst[q];
-  if ((a & 15) != 0) {
+  if (((a | hi) & 15) != 0) {
+    if (shoal_scope_scatter_shifted(tid, nt, dst, np, me, src, stride, lo, hi, a)) return;
     for (int k = 1; k <= np; k++) {
       int q = (me + k) % np;
       shoal_gpu_copy_coop(dst[q] + lo, src + (size_t)q * stride + lo, hi - lo, tid, nt);

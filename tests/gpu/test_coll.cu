@@ -341,9 +341,10 @@ int main(void)
   /* fcollect, alltoall, broadcast: whole words (LL through the pushbox),
    * also from and to buffers that are not 4-byte aligned; odd sizes (the
    * unaligned barrier paths); blocks too big for a slot, and alltoall's
-   * push of blocks that are not whole vectors (6004: each member's source
-   * at its own offset past a vector boundary) */
-  struct { size_t nb, off; } moves[] = {{1000, 0}, {1000, 1}, {1001, 0}, {6000, 0}, {6004, 0}};   /* off: not 4-byte aligned */
+   * push of blocks that are not whole vectors (6004 and 6008: each
+   * member's source at its own offset past a vector boundary, in 4- and
+   * 8-byte words) */
+  struct { size_t nb, off; } moves[] = {{1000, 0}, {1000, 1}, {1001, 0}, {6000, 0}, {6004, 0}, {6008, 0}};   /* off: not 4-byte aligned */
   for (auto mv : moves) {
     size_t nb = mv.nb, off = mv.off;
     int root = 1 % np;
@@ -634,16 +635,17 @@ int main(void)
    * and on the strided teams (world PEs 2 j or 2 j + 1, words of their
    * own; at 3 PEs the odd team has one member), 1 MB + 16 a member; and
    * blocks that are not whole words, which take the grid push from 4 KB
-   * (collectives/reduce_select.h), every member's block misaligned.  A
-   * broadcast writes one block: the others keep their poison. */
+   * (collectives/reduce_select.h), every member's block misaligned; and
+   * 512 KB + 8, members' blocks 8 bytes past a vector (alltoall's 8-byte
+   * words).  A broadcast writes one block: the others keep their poison. */
   {
-    const size_t sizes[3] = {(1u << 20) + 16, 4097, 87381}, maxb = sizes[0];
+    const size_t sizes[4] = {(1u << 20) + 16, 4097, 87381, (512u << 10) + 8}, maxb = sizes[0];
     char *bs = (char *)shmem_malloc(maxb * np), *bd = (char *)shmem_malloc(maxb * np);
     unsigned char *hb = (unsigned char *)malloc(maxb * np);
     cudaStream_t s;
     GT_CUDA(cudaStreamCreate(&s));
     const char *names[3] = {"fcollectmem", "alltoallmem", "broadcastmem"};
-    for (int zk = 0; zk < 6; zk++) {   /* each size on both teams */
+    for (int zk = 0; zk < 8; zk++) {   /* each size on both teams */
       const int z = zk / 2, k = zk % 2;
       const size_t nb = sizes[z];
       shmem_team_t team = k ? mine : dup;

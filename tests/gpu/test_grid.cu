@@ -481,11 +481,14 @@ int main(int argc, char **argv)
         /* bytes: an odd count, aligned and with both buffers misaligned;
          * then (mis 2) aligned buffers and an odd count of 4-byte words,
          * so that members' blocks sit 4, 8 or 12 bytes past a vector
-         * boundary (the push's shifted paths, collectives/scope.h) */
+         * boundary (the push's shifted paths, collectives/scope.h), and
+         * (mis 3) an odd count of 8-byte words (8 bytes past one: alltoall's
+         * 8-byte words) */
         for (int which = 0; which < 3; which++)
-          for (int mis = 0; mis < 3; mis++) {
+          for (int mis = 0; mis < 4; mis++) {
             size_t nb = n + (n & 1 ? 0 : 3);
             if (mis == 2) nb = ((nb >> 2) | 1) << 2;
+            if (mis == 3) nb = ((nb >> 3) | 1) << 3;
             int root = ti.size > 1 ? (int)(n % (size_t)ti.size) : 0;
             k_move<<<g, 256>>>(ti, which, (unsigned char *)B + 5 * (mis == 1), (unsigned char *)A + 3 * (mis == 1),
                                nb, root, rounds, gt_seed, salt += 8, 1, bad_dev);
