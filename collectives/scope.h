@@ -279,11 +279,14 @@ SHOAL_FN void shoal_scope_push(const shoal_scope *s, char *const *dst, int np, i
   for (int k = 1; k <= np; k++) shoal_gpu_copy_coop(dst[(me + k) % np] + lo, src + lo, hi - lo, tid, nt);
 }
 
-/* shoal_scope_scatter_shifted's words of W bytes (8 or 4): src, the
- * stride, lo and every dst on a W boundary; the bytes past the last whole
- * word of hi one at a time.  Each thread loads four words of two members
- * before it stores any, as the vectors' loop below. */
-template <class W>
+/* shoal_scope_scatter's loop in words of W bytes (16: uint4; 8 and 4:
+ * blocks that are not whole vectors), src, the stride, lo and every dst on
+ * a W boundary, and hi too unless `tail` (the bytes past the last whole
+ * word, one at a time).  Each thread loads four words of two members
+ * before it stores any: eight loads in flight, where one copy per member
+ * waited for its loads member after member (four were too few for the
+ * 512-thread grid kernel at 16 MB and 4 PEs). */
+template <class W, bool tail>
 static __device__ inline void shoal_scope_scatter_words(unsigned tid, unsigned nt, char *const *dst, int np, int me,
                                                         const char *src, size_t stride, size_t lo, size_t hi)
 {
@@ -311,11 +314,12 @@ static __device__ inline void shoal_scope_scatter_words(unsigned tid, unsigned n
       if (two) d1[i] = x1;
     }
   }
-  for (size_t j = vhi * sizeof(W) + tid; j < hi; j += nt)   /* a last partial word */
-    for (int k = 1; k <= np; k++) {
-      int q = (me + k) % np;
-      dst[q][j] = src[(size_t)q * stride + j];
-    }
+  if (tail)
+    for (size_t j = vhi * sizeof(W) + tid; j < hi; j += nt)   /* a last partial word */
+      for (int k = 1; k <= np; k++) {
+        int q = (me + k) % np;
+        dst[q][j] = src[(size_t)q * stride + j];
+      }
 }
 /* shoal_scope_scatter's blocks that are not whole vectors (an alltoall of
  * an odd number of floats a member at 3 PEs sits 8 or 4 bytes past one):
@@ -335,16 +339,14 @@ static __device__ __noinline__ bool shoal_scope_scatter_shifted(unsigned tid, un
                                                                 size_t hi, uintptr_t a)
 {
   if (hi - lo > 64 * (size_t)nt) return false;
-  if ((a & 7) == 0) shoal_scope_scatter_words<uint64_t>(tid, nt, dst, np, me, src, stride, lo, hi);
-  else if ((a & 3) == 0) shoal_scope_scatter_words<uint32_t>(tid, nt, dst, np, me, src, stride, lo, hi);
+  if ((a & 7) == 0) shoal_scope_scatter_words<uint64_t, true>(tid, nt, dst, np, me, src, stride, lo, hi);
+  else if ((a & 3) == 0) shoal_scope_scatter_words<uint32_t, true>(tid, nt, dst, np, me, src, stride, lo, hi);
   else return false;
   return true;
 }
 /* Stores src + q stride + [lo, hi) at dst[q] + [lo, hi) for every team PE
- * q (alltoall's blocks), in the staggered order.  Each thread loads four
- * vectors of two members before it stores any: eight loads in flight, where
- * one copy per member waited for its loads member after member (four were
- * too few for the 512-thread grid kernel at 16 MB and 4 PEs). */
+ * q (alltoall's blocks), in the staggered order: 16-byte vectors, or
+ * shoal_scope_scatter_shifted's words, or a copy member after member. */
 SHOAL_FN void shoal_scope_scatter(const shoal_scope *s, char *const *dst, int np, int me, const char *src,
                                   size_t stride, size_t lo, size_t hi)
 {
@@ -359,30 +361,7 @@ SHOAL_FN void shoal_scope_scatter(const shoal_scope *s, char *const *dst, int np
     }
     return;
   }
-  size_t vlo = lo / 16, vhi = hi / 16;
-  for (int k = 1; k <= np; k += 2) {
-    bool two = k < np;   /* not an odd last member */
-    int q0 = (me + k) % np, q1 = two ? (me + k + 1) % np : q0;
-    const uint4 *v0 = (const uint4 *)(src + (size_t)q0 * stride), *v1 = (const uint4 *)(src + (size_t)q1 * stride);
-    uint4 *d0 = (uint4 *)dst[q0], *d1 = (uint4 *)dst[q1];
-    size_t i = vlo + tid;
-    for (; i + 3 * (size_t)nt < vhi; i += 4 * (size_t)nt) {
-      uint4 x0[4], x1[4];
-      for (int u = 0; u < 4; u++) {
-        x0[u] = v0[i + u * (size_t)nt];
-        x1[u] = v1[i + u * (size_t)nt];
-      }
-      for (int u = 0; u < 4; u++) {
-        d0[i + u * (size_t)nt] = x0[u];
-        if (two) d1[i + u * (size_t)nt] = x1[u];
-      }
-    }
-    for (; i < vhi; i += nt) {
-      uint4 x0 = v0[i], x1 = v1[i];
-      d0[i] = x0;
-      if (two) d1[i] = x1;
-    }
-  }
+  shoal_scope_scatter_words<uint4, false>(tid, nt, dst, np, me, src, stride, lo, hi);
 }
 
 /* n bytes by the threads of the lane. */
