@@ -771,6 +771,12 @@ static inline int shoal_gpu_stream_blocks(K *kernel, int threads)
   if (!blocks) blocks = shmemx_grid_max_blocks(kernel, threads, 0);
   return blocks;
 }
+/* Whether e is word, in any case (word in lower case). */
+static inline bool shoal_gpu_env_is(const char *e, const char *word)
+{
+  while (e && *e && *word && (*e | 32) == *word) e++, word++;
+  return e && !*e && !*word;
+}
 /* Tuning knobs of the _on_stream launches, read once: from how many bytes
  * (per member) the grid kernel runs (SHOAL_GPU_STREAM_GRID_MIN; 0: the
  * thresholds of collectives/reduce_select.h) and how many
@@ -778,12 +784,13 @@ static inline int shoal_gpu_stream_blocks(K *kernel, int threads)
  * 0: every block the GPU holds; unset, SIZE_MAX: the reductions' and the
  * movers' own, reduce_select.h).  K, M, G suffixes.  2: whether
  * SHOAL_ALLREDUCE forces the ring.  3: up to how many bytes per pair LL's
- * grid kernel runs (SHOAL_GPU_STREAM_LL_MAX; 0: never).  Every PE must set
- * the same values: the grids must match. */
+ * grid kernel runs (SHOAL_GPU_STREAM_LL_MAX; 0: never).  Unset, empty or
+ * "auto" (the default as README and shoal-info name it): dflt.  Every PE
+ * must set the same values: the grids must match. */
 static inline size_t shoal_gpu_env_bytes(const char *name, size_t dflt)
 {
   const char *e = getenv(name);
-  if (!e || !*e) return dflt;
+  if (!e || !*e || shoal_gpu_env_is(e, "auto")) return dflt;
   char *end;
   unsigned long long v = strtoull(e, &end, 0);
   if (*end == 'K' || *end == 'k') v <<= 10;
@@ -800,9 +807,7 @@ static inline size_t shoal_gpu_stream_knob(int which)
     v[1] = shoal_gpu_env_bytes("SHOAL_GPU_STREAM_BLOCK_BYTES", SIZE_MAX);
     v[3] = shoal_gpu_env_bytes("SHOAL_GPU_STREAM_LL_MAX", SHOAL_GPU_LL_STREAM_MAX);
     /* SHOAL_ALLREDUCE=ring (any case, as the library reads it): the kernels' ring */
-    const char *e = getenv("SHOAL_ALLREDUCE"), *ring = "ring";
-    while (e && *e && *ring && (*e | 32) == *ring) e++, ring++;
-    v[2] = e && !*e && !*ring;
+    v[2] = shoal_gpu_env_is(getenv("SHOAL_ALLREDUCE"), "ring");
     read = true;
   }
   return v[which];
