@@ -37,10 +37,10 @@
  * pair each, into the lane's shoal_ll (GPU: __shared__), the lane meets
  * once, every thread moves its words, the lane meets once more and lane 0
  * counts the pushes and gives the credits (again a pair per thread).  A
- * GPU block is one lane (gpu_x.h).  k lanes split the words: a user's grid
+ * GPU block is one lane (gpu_block.h).  k lanes split the words: a user's grid
  * (gpu_grid.h) and tests/coll/test_lanes (k CPU threads) meet locally at
  * entry and exit, and lane 0 counts (the pair counters are the PE's); the
- * lanes of an _on_stream kernel (gpu_x.h) do not meet -- the kernel
+ * lanes of an _on_stream kernel (gpu_stream.h) do not meet -- the kernel
  * starts after the previous call's, and its last lane to finish counts.
  * Words go by index, whoever sends them, so the members need not run
  * the same number of lanes.
@@ -299,7 +299,7 @@ SHOAL_FN uint32_t shoal_ll_elem_word(uint64_t e, unsigned j)
 SHOAL_FN void shoal_ll_elem_set_word(uint64_t *e, unsigned j, uint32_t w) { memcpy((char *)e + 4 * j, &w, 4); }
 
 #if !SHOAL_TARGET_GPU
-/* The CPU's reducer on one element (the GPU's: <shoal/gpu_x.h>, typed). */
+/* The CPU's reducer on one element (the GPU's: <shoal/gpu_block.h>, typed). */
 SHOAL_FN void shoal_reducer_combine1(const shoal_reducer *r, uint64_t *acc, const uint64_t *x)
 {
   shoal_reduce_combine(r->type, r->op, acc, x, 1);

@@ -16,7 +16,7 @@
  *
  * The CPU's reducer (here) is type-erased: a (type, op) pair for
  * shoal_reduce_combine (reduce_op.h), a cache-sized piece at a time.  The
- * GPU's (<shoal/gpu_x.h>: shoal_gpu_reducer<T, OP>) is typed: 16-byte
+ * GPU's (<shoal/gpu_block.h>: shoal_gpu_reducer<T, OP>) is typed: 16-byte
  * vectors, the loads of four members out at once (two vectors a thread
  * on smaller teams), peer bases hoisted.  In C++ the algorithms are
  * templates on the reducer (SHOAL_REDUCER_TEMPLATE); in C they take the

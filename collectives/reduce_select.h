@@ -304,8 +304,8 @@ typedef enum shoal_allreduce_algo {
   SHOAL_REDUCE_LAUNCH_BLOCK, SHOAL_REDUCE_LAUNCH_GRID,   /* _on_stream: which kernel */
   SHOAL_REDUCE_REFUSE,    /* bad input (a GPU's private source where peers must read it) */
   SHOAL_REDUCE_RING,      /* the chunked ring at a scope (reduce_ring.h): what RING runs on load/store teams */
-  SHOAL_REDUCE_LAUNCH_LL, /* _on_stream: the one-block kernel of LL alone (gpu_x.h) */
-  SHOAL_REDUCE_LAUNCH_LL_GRID,   /* _on_stream: LL's kernel over several blocks (gpu_x.h) */
+  SHOAL_REDUCE_LAUNCH_LL, /* _on_stream: the one-block kernel of LL alone (gpu_stream.h) */
+  SHOAL_REDUCE_LAUNCH_LL_GRID,   /* _on_stream: LL's kernel over several blocks (gpu_stream.h) */
 } shoal_allreduce_algo;
 
 /* Where the reduction is called from (the scope it runs at). */
@@ -446,7 +446,7 @@ SHOAL_SELECT_FN bool shoal_reduce_ring_fits(const shoal_reduce_ask *a)
  * read it; so do members' blocks that are not whole 16-byte vectors, where
  * the pull lost while it read them element by element (3 PEs, a 512 KB
  * source: 11.47 us through LL, 14.37 through the pull, session 27), and
- * still loses since it reads them in vectors (session 28, gpu_x.h:
+ * still loses since it reads them in vectors (session 28, gpu_reduce.h:
  * shoal_gpu_reduce_range_shifted): 4 H200, 3 PEs, a 512 KB source 11.50
  * us through LL, 13.28 through the pull (session 29). */
 SHOAL_SELECT_FN size_t shoal_reduce_ll_stream_max(const shoal_reduce_ask *a, bool grid)
@@ -521,7 +521,7 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
  * whole words or is past LL's bound (ll_stream_max); below, one block: LL's kernel, whose every thread polls a
  * few words, where LL carries the block (ll_slot: the team's LL slot, 0
  * where LL cannot run), else the push's kernel of fewer threads, which
- * keep their state in registers (gpu_x.h: SHOAL_GPU_PUSH_THREADS).  LL's
+ * keep their state in registers (gpu_stream.h: SHOAL_GPU_PUSH_THREADS).  LL's
  * grid kernel goes before both where one block's LL does not fit but
  * half the team's ring does (ll_span: its slots, 0 or 1: none), up to
  * ll_stream_max bytes per pair. */
@@ -645,7 +645,7 @@ SHOAL_FN void shoal_coll_reduce_scatter_run(shoal_team *t, int algo, int type, i
 /* A reduction at a scope on a load/store team (algo: PULL, STAGED or
  * TWOSHOT; reduce-scatter: PULL), with the reducer r; ps, pd: the lane's
  * peer tables.  Without the ring: what a GPU's _on_stream grid kernel
- * holds inline (<shoal/gpu_x.h>: the ring, which only SHOAL_ALLREDUCE=ring
+ * holds inline (<shoal/gpu_stream.h>: the ring, which only SHOAL_ALLREDUCE=ring
  * picks there, goes out of line). */
 SHOAL_REDUCER_TEMPLATE
 SHOAL_FN void shoal_reduce_run_direct(const shoal_scope *s, shoal_team *t, const SHOAL_REDUCER *r, int algo,
@@ -661,7 +661,7 @@ SHOAL_FN void shoal_reduce_run_direct(const shoal_scope *s, shoal_team *t, const
 }
 /* The same with the ring (algo RING, all-reduce only): the CPU's blocking
  * calls (one lane) and tests/coll/test_lanes (k lanes); a GPU block's and
- * a user's grid (<shoal/gpu_x.h>, with its typed reducer). */
+ * a user's grid (<shoal/gpu_block.h> and <shoal/gpu_grid.h>, with its typed reducer). */
 SHOAL_REDUCER_TEMPLATE
 SHOAL_FN void shoal_reduce_run_scope(const shoal_scope *s, shoal_team *t, const SHOAL_REDUCER *r, int algo,
                                      bool scatter, char **ps, char **pd, void *dest, const void *src, size_t n,

@@ -17,7 +17,7 @@
  *
  * tests/coll/test_lanes runs k CPU threads per PE as k lanes, like a grid
  * of k blocks.  On the GPU this file is included by <shoal/gpu_grid.h>
- * (it uses the cooperative copies of <shoal/gpu_x.h>). */
+ * (it uses the cooperative copies of <shoal/gpu_coop.h>). */
 #ifndef SHOAL_COLL_SCOPE_H
 #define SHOAL_COLL_SCOPE_H
 
@@ -28,7 +28,7 @@ typedef struct shoal_scope {
   unsigned lane, nlanes;    /* this lane among this PE's */
   int local;                /* the lanes of this PE meet at entry and exit */
   int fresh;                /* the lane's kernel began with this call (an _on_stream kernel) */
-  /* Where an _on_stream kernel's host found them (<shoal/gpu_x.h>,
+  /* Where an _on_stream kernel's host found them (<shoal/gpu_stream.h>,
    * shoal_gpu_plan), else NULL and looked up in the kernel: team PE q's
    * grid words as mapped here, and team PE q's dest (words_at[q] and
    * dest_at[q]).  Each lookup is a chain of dependent loads on the path

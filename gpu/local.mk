@@ -1,7 +1,7 @@
 # GPU target (configure --with-cuda or --with-hip): the GPU runtime in the
 # library, the headers GPU translation units include, and the GPU tests,
 # examples and benchmarks (built with nvcc/hipcc by tests/gpu/run.sh).
-shoalinc_HEADERS += include/shoal/gpu_pre.h include/shoal/gpu.h include/shoal/gpu_x.h include/shoal/gpu_reduce.h include/shoal/gpu16.h \
+shoalinc_HEADERS += include/shoal/gpu_pre.h include/shoal/gpu.h include/shoal/gpu_x.h include/shoal/gpu_coop.h include/shoal/gpu_block.h include/shoal/gpu_stream.h include/shoal/gpu_reduce.h include/shoal/gpu16.h \
 	include/shoal/gpu_grid.h include/shoal/gpu_remote_coll.h
 shoaldev_HEADERS += device/gpu_image.h device/state_gpu.h device/remote_gpu.h
 EXTRA_DIST += tests/gpu/test_hier.cu

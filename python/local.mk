@@ -23,7 +23,7 @@ python_shoal__shoal_la_CPPFLAGS += -DSHOAL_PY_UNSUPPORTED_GPU
 endif
 if HAVE_CUDA
 # CUDA builds: GPU tensors go through Shoal's _on_stream host forms, which
-# are templates in <shoal/gpu_x.h>: nvcc compiles them (gpu_stream.cu), and
+# are templates in <shoal/gpu_stream.h>: nvcc compiles them (gpu_stream.cu), and
 # the rule writes the libtool object as gpu/local.mk does for gpu_lib.lo.
 python_shoal__shoal_la_CPPFLAGS += -DSHOAL_PY_GPU $(CUDA_CPPFLAGS)
 python_shoal__shoal_la_LIBADD += python/shoal/gpu_stream.lo $(CUDA_LIBS) -lstdc++

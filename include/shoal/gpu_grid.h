@@ -28,7 +28,7 @@
  * LL (collectives/ll.h) with every block taking its share of the words;
  * teams the grid
  * algorithms cannot address directly run the block algorithm
- * (<shoal/gpu_x.h>) on block 0 between two grid barriers. */
+ * (<shoal/gpu_block.h>) on block 0 between two grid barriers. */
 #ifndef SHOAL_GPU_GRID_H
 #define SHOAL_GPU_GRID_H
 
@@ -94,7 +94,7 @@ __device__ inline bool shoal_grid_direct(const shoal_team *t)
 }
 /* LL where the blocks meet (a user's kernel: over every block, a call
  * taking up to half the team's ring); an _on_stream grid kernel has LL's
- * own kernel beside it (gpu_x.h) and runs without it.  The _on_stream
+ * own kernel beside it (gpu_stream.h) and runs without it.  The _on_stream
  * movers' bounds where PEs share a GPU (SHOAL_GPU_LL_SHARED_MOVE_MAX and
  * _ALL, collectives/reduce_select.h) do not hold here: in a user's grid,
  * whose push meets inside the PE besides, LL kept winning past them (one
@@ -171,7 +171,7 @@ __device__ inline void shoal_grid_reduce_any(const char *call, shmem_team_t team
      * tests/unit/test_reduce_select checks it), known without running it;
      * elsewhere the rest picks.  LL where the blocks meet (a user's
      * kernel); an _on_stream grid kernel has LL's own kernel beside it
-     * (gpu_x.h), and leaves its code out. */
+     * (gpu_stream.h), and leaves its code out. */
     if (!local && scatter) {
       if (t->size <= SHOAL_SCOPE_MAX_PEERS && shoal_gpu_symmetric(src, nb * (size_t)t->size)) {
         shoal_scope s = shoal_grid_scope(false);

@@ -1,7 +1,7 @@
 /* The GPU's element combine of the reduction algorithms (collectives/
  * reduce_combine.h says what a reducer does): elements [lo, hi) of OP
  * over np members' inputs, by threads tid of nt of a lane, in 16-byte
- * vectors (shoal_gpu_reduce_range).  Included by <shoal/gpu_x.h>, which
+ * vectors (shoal_gpu_reduce_range).  Included by <shoal/gpu_block.h>, which
  * wraps it as the reducer of collectives/.
  *
  * Each thread's work here is its own (no barrier, no shared memory), and

@@ -3,7 +3,7 @@
  * run by one thread of the block, their puts, gets and signals going
  * through the device API (load/store to mapped members, the host proxy to
  * the others).  "One algorithm, every target", for the remote case: no
- * GPU-only algorithm.  Included by <shoal/gpu_x.h>.
+ * GPU-only algorithm.  Included by <shoal/gpu_block.h>.
  *
  * Which teams: the kernels' copy of a team says (gpu_proxied, set once when
  * the team is made visible to kernels).  GPU heaps are mapped per node, so

@@ -9,7 +9,7 @@
 #include "gpu_stream.h"
 #include "../../gpu/gpu_lib.h"
 
-/* Element types for the kernels of <shoal/gpu_x.h>, which reduce through
+/* Element types for the kernels of <shoal/gpu_stream.h>, which reduce through
  * + * < on T and move T by its bytes.  16-bit floats are stored as torch
  * stores them and computed in float, one rounding per step (as the host
  * path computes them); complex numbers as (re, im) pairs, as torch's

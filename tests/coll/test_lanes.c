@@ -446,7 +446,7 @@ static void run_ll(shmem_team_t team, const char *tname, int k)
 /* Fresh teams (nothing but LL pushes on their pushbox, collectives/ll.h):
  * every PE, and PEs 0, 2, ...; 1..3 lanes; then each PE its own count
  * (1 + its number mod 3: an _on_stream kernel sized by what each GPU holds
- * resident, gpu_x.h's shoal_gpu_ll_blocks). */
+ * resident, gpu_stream.h's shoal_gpu_ll_blocks). */
 static void run_ll_teams(void)
 {
   int n = shmem_n_pes();

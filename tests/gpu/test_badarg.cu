@@ -2,7 +2,7 @@
 // a message naming the call and the argument, on every kernel the host may
 // launch for its size.  LL's kernels take the team's record from the host,
 // which makes their checks and sends bad input to the one-block kernels
-// (<shoal/gpu_x.h>); the grid kernels check for themselves.
+// (<shoal/gpu_block.h>); the grid kernels check for themselves.
 //   test_badarg root BYTES     broadcastmem from PE_root = npes
 //   test_badarg overlap BYTES  a float sum all-reduce whose dest starts one
 //                              element into its source
