@@ -7,14 +7,19 @@
 
 #ifdef SHOAL_HAVE_GPU
 #include "../gpu/gpu_lib.h"
-/* Integer (0 signed, 1 unsigned) or floating (2) type: how kernels see it. */
+/* Integer (0 signed, 1 unsigned), floating (2), half (3) or bfloat16 (4)
+ * type: how kernels see it (gpu/gpu_lib.h). */
 static int reduce_kind(int type)
 {
   switch (type) {
 #define SHOAL_RT_KIND(T, N) case SHOAL_RT_##N: return (T)0.5 != (T)0 ? 2 : (T)-1 < (T)1 ? 0 : 1;
     SHOAL_REDUCE_MINMAX_TYPES(SHOAL_RT_KIND)
 #undef SHOAL_RT_KIND
-  default: return -1;   /* complex, 16-bit floats */
+#ifdef SHOAL_HAVE_HALF
+  case SHOAL_RT_half: return 3;
+#endif
+  case SHOAL_RT_bfloat16: return 4;
+  default: return -1;   /* complex */
   }
 }
 #endif
@@ -27,7 +32,8 @@ static bool reduce_on_gpu(const char *call, shoal_team *team, void *dest, const 
 #ifdef SHOAL_HAVE_GPU
   if (shoal_gpu_lib_reduce(call, team, dest, source, count, reduce_kind(type), (int)shoal_reduce_size(type),
                            op, scatter) != 0)
-    shoal_error(call, "this type is not reduced on GPU memory (the integer types, float and double are)");
+    shoal_error(call, "this type is not reduced on GPU memory (the integer types, float, double, half and "
+                      "bfloat16 are; complex types are not)");
 #else
   (void)team; (void)count; (void)type; (void)op; (void)scatter;
 #endif

@@ -8,6 +8,7 @@
 
 #include "coll.h"
 #include <shoal/types.h>
+#include <shoal/f16.h>   /* bfloat16 and half <-> float */
 
 /* 16-bit floats: half where the compiler has _Float16; bfloat16 is stored
  * as uint16_t and computed in float. */
@@ -72,23 +73,6 @@ SHOAL_FN size_t shoal_reduce_size(int type)
 #define SHOAL_CASE_max(T, N) SHOAL_COMBINE_CASE(T, N, max)
 #define SHOAL_CASE_sum(T, N) SHOAL_COMBINE_CASE(T, N, sum)
 #define SHOAL_CASE_prod(T, N) SHOAL_COMBINE_CASE(T, N, prod)
-
-/* bfloat16 <-> float: the top half of an IEEE single, rounded to nearest even. */
-SHOAL_FN float shoal_bf16_to_float(uint16_t h)
-{
-  uint32_t u = (uint32_t)h << 16;
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
-SHOAL_FN uint16_t shoal_float_to_bf16(float f)
-{
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u >> 16) | 0x40);   /* quiet NaN */
-  u += 0x7fffu + ((u >> 16) & 1u);
-  return (uint16_t)(u >> 16);
-}
 
 SHOAL_FN int shoal_reduce_bf16(int op, void *acc, const void *in, size_t n)
 {

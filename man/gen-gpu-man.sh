@@ -20,7 +20,7 @@ page() {   # page NAME "summary" "synopsis lines" "description" "aliases"
     echo ".SH DESCRIPTION"
     printf '%s\n' "$4"
     echo ".SH NOTES"
-    echo "Available in translation units compiled by nvcc or hipcc against a GPU build of Shoal (configure \\-\\-with\\-cuda or \\-\\-with\\-hip); see \\fBshoal_gpu\\fR(3). No relocatable device code is needed."
+    printf '%s\n' "Available in translation units compiled by nvcc or hipcc against a GPU build of Shoal (configure \\-\\-with\\-cuda or \\-\\-with\\-hip); see \\fBshoal_gpu\\fR(3). No relocatable device code is needed."
     if [ -n "$5" ]; then
       echo ".SH ALSO DOCUMENTED HERE"
       echo ".ad l"
@@ -115,6 +115,25 @@ void shmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nbyte
 void shmemx_quiet_on_stream(cudaStream_t stream);
 (and typed _put_on_stream, _get_on_stream, _put_signal_on_stream forms)" \
 "Enqueue an asynchronous copy between local memory and the symmetric GPU heap of PE \\\\fIpe\\\\fR on \\\\fIstream\\\\fR and return at once. The put_signal form enqueues the signal update after the copy; quiet_on_stream makes the stream's earlier transfers visible at system scope before its later work. All can be captured in a graph." "$al"
+
+al=""
+for t in half bfloat16; do
+  for op in sum prod min max; do
+    for f in reduce_block reduce_scatter_block reduce_grid reduce_scatter_grid reduce_on_stream reduce_scatter_on_stream; do
+      al="$al shmemx_${t}_${op}_$f"
+    done
+  done
+done
+al=$(echo $al | tr ' ' '\n' | grep -v '^shmemx_half_sum_reduce_block$' | tr '\n' ' ')
+page shmemx_half_sum_reduce_block "half and bfloat16 reductions inside kernels and on a stream" \
+"template <class H> __device__ int shmemx_half_OP_reduce_block(shmem_team_t team, H *dest, const H *source, size_t nreduce);
+template <class H> __device__ int shmemx_half_OP_reduce_scatter_block(shmem_team_t team, H *dest, const H *source, size_t nreduce);
+template <class H> __device__ int shmemx_half_OP_reduce_grid(shmem_team_t team, H *dest, const H *source, size_t nreduce);
+template <class H> __device__ int shmemx_half_OP_reduce_scatter_grid(shmem_team_t team, H *dest, const H *source, size_t nreduce);
+template <class H> int shmemx_half_OP_reduce_on_stream(shmem_team_t team, H *dest, const H *source, size_t nreduce, cudaStream_t stream);
+template <class H> int shmemx_half_OP_reduce_scatter_on_stream(shmem_team_t team, H *dest, const H *source, size_t nreduce, cudaStream_t stream);
+(OP: sum, prod, min, max; and the same for bfloat16: shmemx_bfloat16_OP_reduce_block, ...)" \
+"The 16\\-bit floating types of the host's \\fBshmemx_half_sum_reduce\\fR and \\fBshmemx_bfloat16_sum_reduce\\fR, at the three scopes of the GPU collectives: one block on each member PE (_block: see \\fBshmemx_barrier_all_block\\fR(3) for how the calls meet and which algorithm a size takes), every block of the kernel's grid (_grid: \\fBshmemx_barrier_all_grid\\fR(3), whose rules on the grid hold here too), and host forms that only enqueue a kernel on \\fIstream\\fR (_on_stream, capturable in a graph). half is IEEE binary16, bfloat16 the top half of an IEEE single. \\fIdest\\fR and \\fIsource\\fR may point to any 2\\-byte type that holds those bits (CUDA's __half and __nv_bfloat16, HIP's __half and hip_bfloat16, uint16_t, shmemx_bfloat16_t): the element type is a template parameter, and a type of another size fails to compile. Elements are combined in float and rounded to nearest even after each step, as the host computes them; every member gets bit\\-identical results (each element is combined over the members in one order). The algorithms, their choice by size, the rules for \\fIdest\\fR and \\fIsource\\fR (the same array or no overlap; reduce_scatter from a symmetric source) and the error messages are those of the typed forms, but for LL, which carries 4\\- and 8\\-byte elements only: small 16\\-bit reductions take the one\\-shot or two\\-shot paths. The host's blocking shmemx_half_OP_reduce and shmemx_bfloat16_OP_reduce (and their reduce_scatter) on the symmetric GPU heap run these kernels on the library's stream and wait for them." "$al"
 
 al=""
 for t in float double char schar short int long longlong ptrdiff uchar ushort uint ulong ulonglong int8 int16 int32 int64 uint8 uint16 uint32 uint64 size; do

@@ -1252,6 +1252,54 @@ shoal_gpu_man3_pages = \
 	man/man3/shmemx_getmem_on_stream.3 \
 	man/man3/shmemx_putmem_signal_on_stream.3 \
 	man/man3/shmemx_quiet_on_stream.3 \
+	man/man3/shmemx_half_sum_reduce_block.3 \
+	man/man3/shmemx_half_sum_reduce_scatter_block.3 \
+	man/man3/shmemx_half_sum_reduce_grid.3 \
+	man/man3/shmemx_half_sum_reduce_scatter_grid.3 \
+	man/man3/shmemx_half_sum_reduce_on_stream.3 \
+	man/man3/shmemx_half_sum_reduce_scatter_on_stream.3 \
+	man/man3/shmemx_half_prod_reduce_block.3 \
+	man/man3/shmemx_half_prod_reduce_scatter_block.3 \
+	man/man3/shmemx_half_prod_reduce_grid.3 \
+	man/man3/shmemx_half_prod_reduce_scatter_grid.3 \
+	man/man3/shmemx_half_prod_reduce_on_stream.3 \
+	man/man3/shmemx_half_prod_reduce_scatter_on_stream.3 \
+	man/man3/shmemx_half_min_reduce_block.3 \
+	man/man3/shmemx_half_min_reduce_scatter_block.3 \
+	man/man3/shmemx_half_min_reduce_grid.3 \
+	man/man3/shmemx_half_min_reduce_scatter_grid.3 \
+	man/man3/shmemx_half_min_reduce_on_stream.3 \
+	man/man3/shmemx_half_min_reduce_scatter_on_stream.3 \
+	man/man3/shmemx_half_max_reduce_block.3 \
+	man/man3/shmemx_half_max_reduce_scatter_block.3 \
+	man/man3/shmemx_half_max_reduce_grid.3 \
+	man/man3/shmemx_half_max_reduce_scatter_grid.3 \
+	man/man3/shmemx_half_max_reduce_on_stream.3 \
+	man/man3/shmemx_half_max_reduce_scatter_on_stream.3 \
+	man/man3/shmemx_bfloat16_sum_reduce_block.3 \
+	man/man3/shmemx_bfloat16_sum_reduce_scatter_block.3 \
+	man/man3/shmemx_bfloat16_sum_reduce_grid.3 \
+	man/man3/shmemx_bfloat16_sum_reduce_scatter_grid.3 \
+	man/man3/shmemx_bfloat16_sum_reduce_on_stream.3 \
+	man/man3/shmemx_bfloat16_sum_reduce_scatter_on_stream.3 \
+	man/man3/shmemx_bfloat16_prod_reduce_block.3 \
+	man/man3/shmemx_bfloat16_prod_reduce_scatter_block.3 \
+	man/man3/shmemx_bfloat16_prod_reduce_grid.3 \
+	man/man3/shmemx_bfloat16_prod_reduce_scatter_grid.3 \
+	man/man3/shmemx_bfloat16_prod_reduce_on_stream.3 \
+	man/man3/shmemx_bfloat16_prod_reduce_scatter_on_stream.3 \
+	man/man3/shmemx_bfloat16_min_reduce_block.3 \
+	man/man3/shmemx_bfloat16_min_reduce_scatter_block.3 \
+	man/man3/shmemx_bfloat16_min_reduce_grid.3 \
+	man/man3/shmemx_bfloat16_min_reduce_scatter_grid.3 \
+	man/man3/shmemx_bfloat16_min_reduce_on_stream.3 \
+	man/man3/shmemx_bfloat16_min_reduce_scatter_on_stream.3 \
+	man/man3/shmemx_bfloat16_max_reduce_block.3 \
+	man/man3/shmemx_bfloat16_max_reduce_scatter_block.3 \
+	man/man3/shmemx_bfloat16_max_reduce_grid.3 \
+	man/man3/shmemx_bfloat16_max_reduce_scatter_grid.3 \
+	man/man3/shmemx_bfloat16_max_reduce_on_stream.3 \
+	man/man3/shmemx_bfloat16_max_reduce_scatter_on_stream.3 \
 	man/man3/shmemx_sum_inscan_block.3 \
 	man/man3/shmemx_float_sum_inscan_block.3 \
 	man/man3/shmemx_float_sum_exscan_block.3 \

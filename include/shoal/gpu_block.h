@@ -336,33 +336,33 @@ __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T
   shoal_gpu_reduce_scoped<T, OP>(call, &s, t, algo, scatter, dest, src, n);
 }
 
+/* The typed _reduce_block and _reduce_scatter_block entry points (below,
+ * and the 16-bit floats' in <shoal/gpu_reduce16.h>). */
+template <class T, class OP>
+__device__ inline int shoal_gpu_reduce_block_call(const char *call, const char *call_sym, shmem_team_t team,
+                                                  T *dest, const T *src, size_t nreduce, bool scatter)
+{
+  shoal_team *t = shoal_gpu_team_or_fail(call, team);
+  if (!scatter) shoal_gpu_check_overlap(call, dest, src, nreduce * sizeof(T));
+  if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t)))
+    shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, nreduce, scatter);
+  else
+    shoal_gpu_reduce_block<T, OP>(scatter ? call_sym : call, t, dest, src, nreduce, scatter);
+  return 0;
+}
 #define SHOAL_GPU_REDUCE_OP(T, N, OP) \
   template <class shoal_unused = void> __device__ inline int shmemx_##N##_##OP##_reduce_block(shmem_team_t team, T *dest, const T *src, \
                                                         size_t nreduce) \
   { \
-    shoal_team *t = shoal_gpu_team_or_fail("shmemx_" #N "_" #OP "_reduce_block", team); \
-    shoal_gpu_check_overlap("shmemx_" #N "_" #OP "_reduce_block", dest, src, nreduce * sizeof(T)); \
-    if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) \
-      shoal_gpu_rcoll_reduce<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_block", t, dest, src, nreduce, \
-                                                   false); \
-    else \
-      shoal_gpu_reduce_block<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_block", t, dest, src, nreduce, \
-                                                    false); \
-    return 0; \
+    return shoal_gpu_reduce_block_call<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_block", NULL, team, \
+                                                             dest, src, nreduce, false); \
   } \
   template <class shoal_unused = void> __device__ inline int shmemx_##N##_##OP##_reduce_scatter_block(shmem_team_t team, T *dest, \
                                                                 const T *src, size_t nreduce) \
   { \
-    shoal_team *t = shoal_gpu_team_or_fail("shmemx_" #N "_" #OP "_reduce_scatter_block", team); \
-    if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) { \
-      shoal_gpu_rcoll_reduce<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_scatter_block", t, dest, src, \
-                                                   nreduce, true); \
-      return 0; \
-    } \
-    shoal_gpu_reduce_block<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP \
-                                                  "_reduce_scatter_block (source must be symmetric)", \
-                                                  t, dest, src, nreduce, true); \
-    return 0; \
+    return shoal_gpu_reduce_block_call<T, shoal_gpu_op_##OP>( \
+        "shmemx_" #N "_" #OP "_reduce_scatter_block", \
+        "shmemx_" #N "_" #OP "_reduce_scatter_block (source must be symmetric)", team, dest, src, nreduce, true); \
   }
 #define SHOAL_GPU_REDUCE_BITWISE(T, N) \
   SHOAL_GPU_REDUCE_OP(T, N, and) SHOAL_GPU_REDUCE_OP(T, N, or) SHOAL_GPU_REDUCE_OP(T, N, xor)

@@ -10,5 +10,6 @@
 #include "gpu_block.h"    /* the collectives of one block per PE (_block) */
 #include "gpu_grid.h"     /* the collectives of a whole grid (_grid) */
 #include "gpu_stream.h"   /* host entry points on a stream (_on_stream) */
+#include "gpu_reduce16.h" /* half and bfloat16 reductions at every scope */
 
 #endif

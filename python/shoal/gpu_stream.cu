@@ -3,44 +3,14 @@
  * floats: sum, prod, min, max; complex: sum, prod). */
 #include <shmem.h>
 #include <shmemx.h>
-#include <cuda_bf16.h>
-#include <cuda_fp16.h>
 
 #include "gpu_stream.h"
 #include "../../gpu/gpu_lib.h"
 
 /* Element types for the kernels of <shoal/gpu_stream.h>, which reduce through
- * + * < on T and move T by its bytes.  16-bit floats are stored as torch
- * stores them and computed in float, one rounding per step (as the host
- * path computes them); complex numbers as (re, im) pairs, as torch's
- * complex64/complex128. */
-struct shoal_py_half_bits {
-  __device__ static float to(uint16_t b) { return __half2float(__ushort_as_half(b)); }
-  __device__ static uint16_t from(float x) { return __half_as_ushort(__float2half_rn(x)); }
-};
-struct shoal_py_bfloat16_bits {
-  __device__ static float to(uint16_t b) { return __bfloat162float(__ushort_as_bfloat16(b)); }
-  __device__ static uint16_t from(float x) { return __bfloat16_as_ushort(__float2bfloat16_rn(x)); }
-};
-template <class C> struct shoal_py_f16 {
-  uint16_t bits;
-};
-template <class C> __device__ inline shoal_py_f16<C> operator+(shoal_py_f16<C> a, shoal_py_f16<C> b)
-{
-  return {C::from(C::to(a.bits) + C::to(b.bits))};
-}
-template <class C> __device__ inline shoal_py_f16<C> operator*(shoal_py_f16<C> a, shoal_py_f16<C> b)
-{
-  return {C::from(C::to(a.bits) * C::to(b.bits))};
-}
-template <class C> __device__ inline bool operator<(shoal_py_f16<C> a, shoal_py_f16<C> b)
-{
-  return C::to(a.bits) < C::to(b.bits);
-}
-typedef shoal_py_f16<shoal_py_half_bits> shoal_py_half;
-typedef shoal_py_f16<shoal_py_bfloat16_bits> shoal_py_bfloat16;
-static_assert(sizeof(shoal_py_half) == 2 && sizeof(shoal_py_bfloat16) == 2, "16-bit floats are 2 bytes");
-
+ * + * < on T and move T by its bytes: complex numbers as (re, im) pairs,
+ * as torch's complex64/complex128 (the 16-bit floats are the library's,
+ * <shoal/gpu_f16.h>). */
 template <class R> struct alignas(2 * sizeof(R)) shoal_py_complex {
   R re, im;
 };
@@ -67,13 +37,6 @@ static int reduce_as(shmem_team_t team, void *dest, const void *src, size_t coun
 
 /* types with no public _on_stream names: the template underneath them */
 #define AS(T, OP) reduce_as<T, shoal_gpu_op_##OP>(team, dest, src, count, scatter, st)
-#define F16_CASE(code, T) \
-  case code: \
-    switch (op) { \
-    case 0: return AS(T, sum); case 1: return AS(T, prod); \
-    case 2: return AS(T, min); case 3: return AS(T, max); \
-    default: return -1; \
-    }
 #define COMPLEX_CASE(code, T) \
   case code: \
     switch (op) { \
@@ -94,15 +57,15 @@ extern "C" int shoal_py_gpu_reduce(shmem_team_t team, int dtype, int op, void *d
 {
   shoal_gpu_stream_t st = (shoal_gpu_stream_t)stream;
   const char *call = scatter ? "shoal.reduce_scatter_tensor" : "shoal.all_reduce";
-  /* integers and float/double: the library's own kernels (gpu/gpu_lib.cu) */
-  static const signed char kind[10] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2}, size[10] = {1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
-  if (dtype >= 0 && dtype < 10)
+  /* integers, float/double, half and bfloat16: the library's own kernels
+   * (gpu/gpu_lib.cu) */
+  static const signed char kind[12] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 4},
+                           size[12] = {1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 2, 2};
+  if (dtype >= 0 && dtype < 12)
     return lib_op(op) < 0 ? -1
                           : shoal_gpu_lib_reduce_on_stream(call, team, dest, src, count, kind[dtype], size[dtype],
                                                            lib_op(op), scatter, stream);
   switch (dtype) {
-    F16_CASE(10, shoal_py_half)
-    F16_CASE(11, shoal_py_bfloat16)
     COMPLEX_CASE(12, shoal_py_complexf)
     COMPLEX_CASE(13, shoal_py_complexd)
   default: return -1;

@@ -61,6 +61,7 @@ build test_proxy $T/test_proxy.cu &
 build test_rcoll $T/test_rcoll.cu &
 build test_hier $T/test_hier.cu &
 build test_grid $T/test_grid.cu &
+build test_f16 $T/test_f16.cu &
 build test_watchdog $T/test_watchdog.cu &
 build test_badarg $T/test_badarg.cu &
 # The host API on GPU memory from plain C: no GPU compiler, no GPU headers.
@@ -140,7 +141,7 @@ case " $nps " in
    done ;;
 esac
 for np in $(want local && echo $nps); do
-  for p in test_host test_device test_coll test_grid test_v16 test_proxy test_rcoll "test_multi_tu $O/libmtu_dl.so" ring_put_signal fused_allreduce; do
+  for p in test_host test_device test_coll test_grid test_f16 test_v16 test_proxy test_rcoll "test_multi_tu $O/libmtu_dl.so" ring_put_signal fused_allreduce; do
     echo "== $p with $np PEs"
     if ! launch "$np" $O/$p; then echo "FAIL: $p with $np PEs"; status=1; fi
   done
@@ -188,7 +189,7 @@ done
 # SHOAL_WAIT_TIMEOUT (default 90 s here) ends a run that hangs with what it
 # waited for (session 17: test_coll through the proxy hung silently).
 for prov in $(want proxy && echo ${SHOAL_GPU_PROVIDERS:-shm "tcp;ofi_rxm"}); do
-  for p in test_proxy test_device test_coll test_host test_grid ring_put_signal fused_allreduce \
+  for p in test_proxy test_device test_coll test_host test_grid test_f16 ring_put_signal fused_allreduce \
            "test_multi_tu $O/libmtu_dl.so"; do
     echo "== $p with 2 PEs, every peer behind the proxy (FI_PROVIDER=$prov)"
     (export SHOAL_PES_PER_NODE=1 FI_PROVIDER="$prov" SHOAL_TEST_GRID_QUICK=1 SHOAL_WAIT_TIMEOUT=${SHOAL_WAIT_TIMEOUT:-90}; launch 2 $O/$p) || { echo "FAIL: $p through the proxy ($prov)"; status=1; }

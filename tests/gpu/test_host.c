@@ -6,6 +6,8 @@
  * first, every element checked against a reference each PE computes. */
 #include <shmem.h>
 #include <shmemx.h>
+#include <shoal/f16.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,6 +271,50 @@ static void test_coll(shmem_team_t team, const char *name, size_t n)
     bad += h[i] != want;
   }
   CHECK(bad == 0, "%s reduce_scatter n=%zu: %zu wrong", name, n, bad);
+  /* 16-bit floats: the bfloat16 sum (small integers: exact in any order),
+   * its reduce_scatter, and the half max of any finite values */
+  uint16_t *s16 = (uint16_t *)src, *d16 = (uint16_t *)dst, *h16 = (uint16_t *)h;
+  for (size_t i = 0; i < total; i++) h16[i] = shoal_float_to_bf16((float)(int)(val(9, me, i) % 61) - 30.0f);
+  shmem_putmem(s16, h16, total * 2, me);
+  RESET();
+  CHECK(shmemx_bfloat16_sum_reduce(team, d16, s16, n) == 0, "%s bfloat16 sum_reduce rc", name);
+  shmem_getmem(h16, d16, n * 2, me);
+  bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    float want = 0;
+    for (int p = 0; p < tn; p++) want += (float)(int)(val(9, wpe[p], i) % 61) - 30.0f;
+    bad += h16[i] != shoal_float_to_bf16(want);
+  }
+  CHECK(bad == 0, "%s bfloat16 sum_reduce n=%zu: %zu wrong", name, n, bad);
+  RESET();
+  CHECK(shmemx_bfloat16_sum_reduce_scatter(team, d16, s16, n) == 0, "%s bfloat16 reduce_scatter rc", name);
+  shmem_getmem(h16, d16, n * 2, me);
+  bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    float want = 0;
+    for (int p = 0; p < tn; p++) want += (float)(int)(val(9, wpe[p], (size_t)tme * n + i) % 61) - 30.0f;
+    bad += h16[i] != shoal_float_to_bf16(want);
+  }
+  CHECK(bad == 0, "%s bfloat16 reduce_scatter n=%zu: %zu wrong", name, n, bad);
+#ifdef SHMEMX_HAVE_HALF
+  for (size_t i = 0; i < n; i++) h16[i] = shoal_float_to_half(((float)(val(10, me, i) % 20001) - 10000.0f) / 64.0f);
+  shmem_putmem(s16, h16, n * 2, me);
+  RESET();
+  CHECK(shmemx_half_max_reduce(team, (shmemx_half_t *)d16, (const shmemx_half_t *)s16, n) == 0,
+        "%s half max_reduce rc", name);
+  shmem_getmem(h16, d16, n * 2, me);
+  bad = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint16_t want = 0;
+    float best = -INFINITY;
+    for (int p = 0; p < tn; p++) {
+      uint16_t b = shoal_float_to_half(((float)(val(10, wpe[p], i) % 20001) - 10000.0f) / 64.0f);
+      if (shoal_half_to_float(b) > best) best = shoal_half_to_float(b), want = b;
+    }
+    bad += h16[i] != want;
+  }
+  CHECK(bad == 0, "%s half max_reduce n=%zu: %zu wrong", name, n, bad);
+#endif
 #undef RESET
   shmem_team_sync(team);
   free(hf);

@@ -36,3 +36,9 @@ tests_unit_test_gpu_reduce_SOURCES = tests/unit/test_gpu_reduce.cpp
 tests_unit_test_gpu_reduce_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_unit_test_gpu_reduce_CXXFLAGS = -std=c++17 -Wall -Wextra -Wno-unknown-pragmas
 tests_unit_test_gpu_reduce_LDADD = $(CHECK_LIBS)
+# The 16-bit float conversions (<shoal/f16.h>) against the compiler's _Float16.
+check_PROGRAMS += tests/unit/test_f16
+TESTS += tests/unit/test_f16
+tests_unit_test_f16_SOURCES = tests/unit/test_f16.c
+tests_unit_test_f16_CPPFLAGS = $(TEST_CPPFLAGS)
+tests_unit_test_f16_LDADD = $(CHECK_LIBS) -lm

@@ -10,7 +10,8 @@
  * two-shot's), and empty ranges anywhere: a staged chunk that ends inside
  * a vector before a lane's share begins leaves the lane lo = hi = the
  * chunk's end, and the lane once wrote the elements from that vector's
- * start (bench/RESULTS.md, session 37): the test then fails.  ASan (CI's second pass) checks
+ * start (bench/RESULTS.md, session 37): the test then fails.  Elements of
+ * 1-8 bytes, the 16-bit floats of <shoal/gpu_f16.h> among them.  ASan (CI's second pass) checks
  * that nothing is read outside the inputs. */
 #include <check.h>
 
@@ -32,6 +33,7 @@ struct alignas(16) uint4 {
 template <class T> inline T shoal_gpu_vload(const T *p) { return *p; }
 
 #include <shoal/gpu_reduce.h>
+#include <shoal/gpu_f16.h>
 
 struct op_sum {
   template <class T> static T f(T a, T b) { return (T)(a + b); }
@@ -50,6 +52,12 @@ template <class T> static T poison(void) { return (T)200; }
 template <> float poison<float>(void) { return -12345.0f; }
 template <> double poison<double>(void) { return -12345.0; }
 template <> int32_t poison<int32_t>(void) { return -7777; }
+/* half and bfloat16 (<shoal/gpu_f16.h>): the same small integers, exact in
+ * both; their combine is float's, rounded back each step. */
+template <> shoal_gpu_half value<shoal_gpu_half>(void) { return {shoal_float_to_half((float)(rng() % 31))}; }
+template <> shoal_gpu_half poison<shoal_gpu_half>(void) { return {shoal_float_to_half(200.0f)}; }
+template <> shoal_gpu_bfloat16 value<shoal_gpu_bfloat16>(void) { return {shoal_float_to_bf16((float)(rng() % 31))}; }
+template <> shoal_gpu_bfloat16 poison<shoal_gpu_bfloat16>(void) { return {shoal_float_to_bf16(200.0f)}; }
 
 /* Buffers of n elements whose element 0 sits `off` elements past a 16-byte
  * boundary; an arena per call, so ASan sees reads past them. */
@@ -129,6 +137,8 @@ START_TEST(test_aligned)
   sweep<double>(0, 0, false);
   sweep<int32_t>(0, 0, false);
   sweep<uint8_t>(0, 0, false);
+  sweep<shoal_gpu_half>(0, 0, false);
+  sweep<shoal_gpu_bfloat16>(0, 0, false);
   ck_assert_int_eq(failures, 0);
 }
 END_TEST
@@ -141,6 +151,10 @@ START_TEST(test_shifted)
     sweep<int32_t>(m, (m + 1) % 4, true);
   }
   sweep<double>(1, 1, true);
+  for (size_t m = 1; m < 8; m += 3) {   /* 2-byte elements 2, 8 and 14 bytes past a vector */
+    sweep<shoal_gpu_half>(m, m, true);
+    sweep<shoal_gpu_bfloat16>(m, (m + 1) % 8, true);
+  }
   ck_assert_int_eq(failures, 0);
 }
 END_TEST
