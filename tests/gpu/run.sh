@@ -78,6 +78,7 @@ if [ -z "$hipcc" ] && [ -z "${SHOAL_GPU_NO_BENCH:-}" ]; then
   build bench_dcoll $S/bench/gpu/bench_dcoll.cu &
   build bench_proxy $S/bench/gpu/bench_proxy.cu &
   build bench_grid $S/bench/gpu/bench_grid.cu &
+  build bench_f16 $S/bench/gpu/bench_f16.cu &
   build bench_small_stream $S/bench/gpu/bench_small_stream.cu &
   build bench_gridsync $S/bench/gpu/bench_gridsync.cu &
   build bench_sync_parts $S/bench/gpu/bench_sync_parts.cu &
@@ -257,12 +258,13 @@ if [ $bench -eq 1 ] && [ "$ngpu" -ge 2 ]; then
   echo "== bench_dcoll (Shoal)"; launch 2 "$O/bench_dcoll" || status=1
   echo "== bench_grid (Shoal)"; launch 2 "$O/bench_grid" || status=1
   echo "== bench_grid (Shoal, SHOAL_ALLREDUCE=ring)"; (export SHOAL_ALLREDUCE=ring; launch 2 "$O/bench_grid") || status=1
+  echo "== bench_f16 (Shoal)"; launch 2 "$O/bench_f16" || status=1
   echo "== bench_small_stream (Shoal)"; launch 2 "$O/bench_small_stream" || status=1
   echo "== bench_gridsync (Shoal beside CUDA's grid.sync)"; launch 2 "$O/bench_gridsync" || status=1
   echo "== bench_sync_parts (Shoal's barrier kernel, step by step)"; launch 2 "$O/bench_sync_parts" || status=1
   echo "== bench_push_parts (Shoal's grid push, step by step)"; launch 2 "$O/bench_push_parts" 200 || status=1
   if [ -n "${NVSHMEM_HOME:-}" ]; then
-    for b in bench_p2p bench_dcoll bench_grid; do
+    for b in bench_p2p bench_dcoll bench_grid bench_f16; do
       "$S/tests/gpu/nvshmem-build.sh" $b "$O" || status=1
       echo "== $b (NVSHMEM)"; NVSHMEM_SYMMETRIC_SIZE=1G launch 2 "$O/${b}_nvshmem" || status=1
     done

@@ -2,8 +2,9 @@
  * one block (_block), every block of a grid (_grid: a grid of 3 and the
  * largest resident one), and on a stream (_on_stream: one block, LL, and
  * the grid kernels from 256 KB), all-reduce and reduce-scatter, on the
- * world team and a strided one, in place, odd sizes (tails inside a
- * vector).  Fresh random data each run; dest poisoned (0xffff, a NaN in
+ * world team and a strided one, in place, odd counts (tails inside a
+ * vector; element by element) and even ones (sums and products in pairs),
+ * buffers off a 4-byte word (element by element).  Fresh random data each run; dest poisoned (0xffff, a NaN in
  * both types, which no result here is); every element compared bit for
  * bit with the host's reference.  Sums of small integers and products of
  * +-1, 2, 1/2 are exact in both types whatever the order, so the
@@ -117,7 +118,7 @@ static void launch_op(int op, int at, int grid, shmem_team_t team, uint16_t *d, 
 
 /* One call, checked: n elements of dest (scatter: n x team size of source). */
 static void check(int ty, int op, int at, int grid, shmem_team_t team, const char *tname, size_t n, bool in_place,
-                  cudaStream_t st, unsigned *salt)
+                  cudaStream_t st, unsigned *salt, size_t off = 0)
 {
   int ts = shmem_team_n_pes(team);
   if (ts <= 0) return;
@@ -127,7 +128,11 @@ static void check(int ty, int op, int at, int grid, shmem_team_t team, const cha
   int start = shmem_team_translate_pe(team, 0, SHMEM_TEAM_WORLD);
   int stride = ts > 1 ? shmem_team_translate_pe(team, 1, SHMEM_TEAM_WORLD) - start : 1;
   unsigned sl = (*salt)++;
-  uint16_t *src = (uint16_t *)shmem_malloc(ns * 2), *dst = in_place ? src : (uint16_t *)shmem_malloc(n * 2);
+  /* off: both buffers that many elements past shmem_malloc's alignment
+   * (1: not 4-byte aligned, so sums and products go element by element) */
+  uint16_t *sbase = (uint16_t *)shmem_malloc((ns + off) * 2);
+  uint16_t *dbase = in_place ? sbase : (uint16_t *)shmem_malloc((n + off) * 2);
+  uint16_t *src = sbase + off, *dst = dbase + off;
   uint16_t *h = (uint16_t *)malloc(ns * 2);
   for (size_t i = 0; i < ns; i++) h[i] = value(ty, op, start + me * stride, i, sl);
   GT_CUDA(cudaMemcpy(src, h, ns * 2, cudaMemcpyHostToDevice));
@@ -151,11 +156,11 @@ static void check(int ty, int op, int at, int grid, shmem_team_t team, const cha
     if (op == OP_SUM || op == OP_PROD) want = to16(ty, acc);
     if (h[i] != want && !bad++) first = i;
   }
-  GT_CHECK(bad == 0, "%s shmemx_%s_%s_%s n=%zu%s grid=%d: %zu wrong, first element %zu", tname, ty_name[ty],
-           op_name[op], at_name[at], n, in_place ? " in place" : "", grid, bad, first);
+  GT_CHECK(bad == 0, "%s shmemx_%s_%s_%s n=%zu%s%s grid=%d: %zu wrong, first element %zu", tname, ty_name[ty],
+           op_name[op], at_name[at], n, in_place ? " in place" : "", off ? " off a word" : "", grid, bad, first);
   free(h);
-  if (!in_place) shmem_free(dst);
-  shmem_free(src);
+  if (!in_place) shmem_free(dbase);
+  shmem_free(sbase);
 }
 
 int main(void)
@@ -175,10 +180,12 @@ int main(void)
 
   /* SHOAL_TEST_GRID_QUICK (every peer behind the proxy): up to 65539 */
   bool quick = getenv("SHOAL_TEST_GRID_QUICK") != NULL;
-  const size_t nblock[] = {1, 7, 1031, 65539};
+  /* odd counts go element by element; even ones (on aligned buffers) as
+   * pairs, for sum and prod */
+  const size_t nblock[] = {1, 7, 1031, 65539, 2, 1030, 65540};
   const size_t big = quick ? 65539 : 300007, huge = quick ? 65539 : (1u << 21) + 3;
-  const size_t ngrid[] = {7, 4099, quick ? 4099 : big};
-  const size_t nstream[] = {1, 1031, 65539, big, huge};
+  const size_t ngrid[] = {7, 4099, big, 4098, big + 1};
+  const size_t nstream[] = {1, 1031, 65539, big, huge, 1030, 65540, big + 1, huge + 1};
   for (int ty = 0; ty < 2; ty++) {
     if (me == 0) printf("test_f16: %s\n", ty_name[ty]);
     for (int op = 0; op < 4; op++) {
@@ -188,6 +195,7 @@ int main(void)
           check(ty, op, AT_BLOCK, 1, SHMEM_TEAM_WORLD, "world", n, true, st, &salt);
           check(ty, op, AT_BLOCK_SCATTER, 1, SHMEM_TEAM_WORLD, "world", n, false, st, &salt);
           check(ty, op, AT_BLOCK, 1, mine, "strided", n, false, st, &salt);
+          check(ty, op, AT_BLOCK, 1, SHMEM_TEAM_WORLD, "world", n, false, st, &salt, 1);
         }
       }
       if (op == OP_SUM || op == OP_MAX)
@@ -195,6 +203,7 @@ int main(void)
           for (int g : {3, gmax}) {
             check(ty, op, AT_GRID, g, SHMEM_TEAM_WORLD, "world", n, false, st, &salt);
             if (op == OP_SUM) {
+              check(ty, op, AT_GRID, g, SHMEM_TEAM_WORLD, "world", n, false, st, &salt, 1);
               check(ty, op, AT_GRID, g, SHMEM_TEAM_WORLD, "world", n, true, st, &salt);
               check(ty, op, AT_GRID_SCATTER, g, SHMEM_TEAM_WORLD, "world", n, false, st, &salt);
               check(ty, op, AT_GRID, g, mine, "strided", n, false, st, &salt);
@@ -206,6 +215,7 @@ int main(void)
         if (op == OP_SUM) {
           check(ty, op, AT_STREAM, 0, SHMEM_TEAM_WORLD, "world", n, true, st, &salt);
           check(ty, op, AT_STREAM, 0, mine, "strided", n, false, st, &salt);
+          check(ty, op, AT_STREAM, 0, SHMEM_TEAM_WORLD, "world", n, false, st, &salt, 1);
         }
       }
     }

@@ -58,6 +58,16 @@ template <> shoal_gpu_half value<shoal_gpu_half>(void) { return {shoal_float_to_
 template <> shoal_gpu_half poison<shoal_gpu_half>(void) { return {shoal_float_to_half(200.0f)}; }
 template <> shoal_gpu_bfloat16 value<shoal_gpu_bfloat16>(void) { return {shoal_float_to_bf16((float)(rng() % 31))}; }
 template <> shoal_gpu_bfloat16 poison<shoal_gpu_bfloat16>(void) { return {shoal_float_to_bf16(200.0f)}; }
+template <> shoal_gpu_bfloat162 value<shoal_gpu_bfloat162>(void)
+{
+  return {shoal_float_to_bf16((float)(rng() % 31)) | (uint32_t)shoal_float_to_bf16((float)(rng() % 31)) << 16};
+}
+template <> shoal_gpu_bfloat162 poison<shoal_gpu_bfloat162>(void) { return {0x43484348u}; }   /* 200, 200 */
+template <> shoal_gpu_half2 value<shoal_gpu_half2>(void)
+{
+  return {shoal_float_to_half((float)(rng() % 31)) | (uint32_t)shoal_float_to_half((float)(rng() % 31)) << 16};
+}
+template <> shoal_gpu_half2 poison<shoal_gpu_half2>(void) { return {0x5a405a40u}; }   /* 200, 200 */
 
 /* Buffers of n elements whose element 0 sits `off` elements past a 16-byte
  * boundary; an arena per call, so ASan sees reads past them. */
@@ -139,6 +149,8 @@ START_TEST(test_aligned)
   sweep<uint8_t>(0, 0, false);
   sweep<shoal_gpu_half>(0, 0, false);
   sweep<shoal_gpu_bfloat16>(0, 0, false);
+  sweep<shoal_gpu_half2>(0, 0, false);
+  sweep<shoal_gpu_bfloat162>(0, 0, false);
   ck_assert_int_eq(failures, 0);
 }
 END_TEST
@@ -155,6 +167,8 @@ START_TEST(test_shifted)
     sweep<shoal_gpu_half>(m, m, true);
     sweep<shoal_gpu_bfloat16>(m, (m + 1) % 8, true);
   }
+  sweep<shoal_gpu_bfloat162>(1, 1, true);
+  sweep<shoal_gpu_half2>(3, 2, true);
   ck_assert_int_eq(failures, 0);
 }
 END_TEST
