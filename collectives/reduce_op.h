@@ -25,6 +25,7 @@ typedef enum shoal_rtype {
   SHOAL_HALF_TYPES(SHOAL_RT_ENUM)
 #undef SHOAL_RT_ENUM
   SHOAL_RT_bfloat16,
+  SHOAL_RT_half16,   /* IEEE half as its 16 bits, computed in float: the GPU's (no _Float16 there) */
   SHOAL_RT_COUNT
 } shoal_rtype;
 
@@ -42,7 +43,7 @@ SHOAL_FN size_t shoal_reduce_size(int type)
     SHOAL_REDUCE_ARITH_TYPES(SHOAL_RT_SIZE)
     SHOAL_HALF_TYPES(SHOAL_RT_SIZE)
 #undef SHOAL_RT_SIZE
-  default: return 2;   /* bfloat16 */
+  default: return 2;   /* bfloat16, half16 */
   }
 }
 
@@ -74,12 +75,14 @@ SHOAL_FN size_t shoal_reduce_size(int type)
 #define SHOAL_CASE_sum(T, N) SHOAL_COMBINE_CASE(T, N, sum)
 #define SHOAL_CASE_prod(T, N) SHOAL_COMBINE_CASE(T, N, prod)
 
-SHOAL_FN int shoal_reduce_bf16(int op, void *acc, const void *in, size_t n)
+/* bfloat16 (half false) or IEEE half as 16 bits, combined in float. */
+SHOAL_FN int shoal_reduce_16(int op, void *acc, const void *in, size_t n, bool half)
 {
   uint16_t *a = (uint16_t *)acc;
   const uint16_t *b = (const uint16_t *)in;
   for (size_t i = 0; i < n; i++) {
-    float x = shoal_bf16_to_float(a[i]), y = shoal_bf16_to_float(b[i]), r;
+    float x = half ? shoal_half_to_float(a[i]) : shoal_bf16_to_float(a[i]);
+    float y = half ? shoal_half_to_float(b[i]) : shoal_bf16_to_float(b[i]), r;
     switch (op) {
     case SHOAL_OP_sum: r = x + y; break;
     case SHOAL_OP_prod: r = x * y; break;
@@ -87,7 +90,7 @@ SHOAL_FN int shoal_reduce_bf16(int op, void *acc, const void *in, size_t n)
     case SHOAL_OP_max: r = y > x ? y : x; break;
     default: return 0;
     }
-    a[i] = shoal_float_to_bf16(r);
+    a[i] = half ? shoal_float_to_half(r) : shoal_float_to_bf16(r);
   }
   return 1;
 }
@@ -106,7 +109,7 @@ SHOAL_FN int shoal_reduce_bf16(int op, void *acc, const void *in, size_t n)
  * pair the tables do not define (callers never pass one). */
 SHOAL_COMBINE_FN int shoal_reduce_combine(int type, int op, void *acc, const void *in, size_t n)
 {
-  if (type == SHOAL_RT_bfloat16) return shoal_reduce_bf16(op, acc, in, n);
+  if (type == SHOAL_RT_bfloat16 || type == SHOAL_RT_half16) return shoal_reduce_16(op, acc, in, n, type == SHOAL_RT_half16);
   switch (op) {
   case SHOAL_OP_and:
     switch (type) { SHOAL_REDUCE_BITWISE_TYPES(SHOAL_CASE_and) SHOAL_TOALL_BITWISE_TYPES(SHOAL_CASE_and) default: break; }

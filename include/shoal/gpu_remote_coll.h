@@ -44,11 +44,13 @@
 #include <shoal/collectives/fcollect.h>
 #include <shoal/collectives/alltoall.h>
 #include <shoal/collectives/scan.h>
+#include "gpu_f16.h"
 
 __device__ inline bool shoal_gpu_team_proxied(const shoal_team *t) { return t->gpu_proxied != 0; }
 
 /* The type-erased algorithms' reduction type of T.  Bitwise types first:
- * int8_t is signed char, and the bitwise table knows it as int8. */
+ * int8_t is signed char, and the bitwise table knows it as int8.  The
+ * 16-bit floats of <shoal/gpu_f16.h> and their pairs: bfloat16, half16. */
 template <class T> __device__ inline int shoal_gpu_rtype(void)
 {
 #define SHOAL_GPU_RT_IS(TT, N) \
@@ -56,7 +58,15 @@ template <class T> __device__ inline int shoal_gpu_rtype(void)
   SHOAL_REDUCE_BITWISE_TYPES(SHOAL_GPU_RT_IS)
   SHOAL_REDUCE_MINMAX_DEVICE_TYPES(SHOAL_GPU_RT_IS)
 #undef SHOAL_GPU_RT_IS
+  if (std::is_same<T, shoal_gpu_bfloat16>::value || std::is_same<T, shoal_gpu_bfloat162>::value)
+    return SHOAL_RT_bfloat16;
+  if (std::is_same<T, shoal_gpu_half>::value || std::is_same<T, shoal_gpu_half2>::value) return SHOAL_RT_half16;
   return -1;
+}
+/* Elements of that type in one T: two in a pair. */
+template <class T> __device__ inline size_t shoal_gpu_relems(void)
+{
+  return std::is_same<T, shoal_gpu_bfloat162>::value || std::is_same<T, shoal_gpu_half2>::value ? 2 : 1;
 }
 /* ... and operator of OP (shoal_gpu_op_sum, ...). */
 template <class OP> struct shoal_gpu_rop;
@@ -161,7 +171,7 @@ __device__ inline void shoal_gpu_rcoll_reduce(const char *call, shoal_team *t, T
                                               bool scatter)
 {
   shoal_gpu_rcoll_block(call, scatter ? SHOAL_GPU_RC_REDUCE_SCATTER : SHOAL_GPU_RC_ALLREDUCE, t,
-                        shoal_gpu_rtype<T>(), shoal_gpu_rop<OP>::value, dest, src, n, 0);
+                        shoal_gpu_rtype<T>(), shoal_gpu_rop<OP>::value, dest, src, n * shoal_gpu_relems<T>(), 0);
 }
 template <class T>
 __device__ inline void shoal_gpu_rcoll_scan(const char *call, shoal_team *t, T *dest, const T *src, size_t n,
