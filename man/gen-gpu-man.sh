@@ -154,5 +154,5 @@ In a translation unit compiled by nvcc or hipcc, <shmem.h> defines the point\\\\
 On the host, every wait_until, test and signal routine polls copies of GPU memory. The blocking team collectives (broadcast, fcollect, alltoall, reduce, reduce_scatter) on the GPU heap run the block collectives on the library's own stream and wait for them (\\\\fBshmemx_barrier_all_block\\\\fR(3)); collect, alltoalls and the active\\\\-set calls refuse GPU memory with an error. shmem_calloc and shmem_realloc keep GPU contents right; teams split in any file are known to kernels when the split returns. Blocking host calls see GPU memory as it is when called: finish the kernels that write it first." ""
 mv man/gpu.mk.tmp man/gpu.mk
 sed -i '$ s/ \\$//' man/gpu.mk
-echo 'dist_man3_MANS += $(shoal_gpu_man3_pages)' >> man/gpu.mk
-echo 'EXTRA_DIST += man/gen-gpu-man.sh' >> man/gpu.mk
+# installed by man/local.mk's own rule, not dist_man3_MANS (see there)
+echo 'EXTRA_DIST += $(shoal_gpu_man3_pages) man/gen-gpu-man.sh' >> man/gpu.mk

@@ -1348,5 +1348,4 @@ shoal_gpu_man3_pages = \
 	man/man3/shmemx_size_sum_inscan_block.3 \
 	man/man3/shmemx_size_sum_exscan_block.3 \
 	man/man3/shoal_gpu.3
-dist_man3_MANS += $(shoal_gpu_man3_pages)
-EXTRA_DIST += man/gen-gpu-man.sh
+EXTRA_DIST += $(shoal_gpu_man3_pages) man/gen-gpu-man.sh
