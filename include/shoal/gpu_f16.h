@@ -18,6 +18,13 @@
  * values but where the smaller is far below the larger's last bit, and
  * their exact product but for bfloat16 products deep among the
  * subnormals), so the bits are the same either way. */
+/* A pair's halves, each by a format's add or mul (where the GPU has no
+ * two-element instruction). */
+template <uint16_t (*F)(uint16_t, uint16_t)> __device__ inline uint32_t shoal_gpu_f16_halves(uint32_t a, uint32_t b)
+{
+  return F((uint16_t)a, (uint16_t)b) | (uint32_t)F((uint16_t)(a >> 16), (uint16_t)(b >> 16)) << 16;
+}
+
 struct shoal_gpu_half_bits {
   __device__ static float to(uint16_t b)
   {
@@ -67,7 +74,7 @@ struct shoal_gpu_half_bits {
     asm("add.rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
     return r;
 #else
-    return add((uint16_t)a, (uint16_t)b) | (uint32_t)add((uint16_t)(a >> 16), (uint16_t)(b >> 16)) << 16;
+    return shoal_gpu_f16_halves<add>(a, b);
 #endif
   }
   __device__ static uint32_t mul2(uint32_t a, uint32_t b)
@@ -77,7 +84,7 @@ struct shoal_gpu_half_bits {
     asm("mul.rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
     return r;
 #else
-    return mul((uint16_t)a, (uint16_t)b) | (uint32_t)mul((uint16_t)(a >> 16), (uint16_t)(b >> 16)) << 16;
+    return shoal_gpu_f16_halves<mul>(a, b);
 #endif
   }
 };
@@ -111,7 +118,7 @@ struct shoal_gpu_bfloat16_bits {
     asm("add.rn.bf16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
     return r;
 #else
-    return add((uint16_t)a, (uint16_t)b) | (uint32_t)add((uint16_t)(a >> 16), (uint16_t)(b >> 16)) << 16;
+    return shoal_gpu_f16_halves<add>(a, b);
 #endif
   }
   __device__ static uint32_t mul2(uint32_t a, uint32_t b)
@@ -121,7 +128,7 @@ struct shoal_gpu_bfloat16_bits {
     asm("mul.rn.bf16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
     return r;
 #else
-    return mul((uint16_t)a, (uint16_t)b) | (uint32_t)mul((uint16_t)(a >> 16), (uint16_t)(b >> 16)) << 16;
+    return shoal_gpu_f16_halves<mul>(a, b);
 #endif
   }
 };

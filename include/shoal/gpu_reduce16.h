@@ -34,7 +34,7 @@ template <class E, class H> __host__ __device__ inline const E *shoal_gpu_f16_el
  * page says so). */
 __host__ __device__ inline bool shoal_gpu_f16_paired(const void *dest, const void *src, size_t n)
 {
-  return ((n | (uintptr_t)dest | (uintptr_t)src) & 1) == 0 && (((uintptr_t)dest | (uintptr_t)src) & 3) == 0;
+  return (n & 1) == 0 && (((uintptr_t)dest | (uintptr_t)src) & 3) == 0;
 }
 
 /* One entry point of each scope over E, or E2 (pairs) where PAIRS and
