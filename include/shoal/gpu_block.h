@@ -183,6 +183,12 @@ __device__ inline shoal_scope shoal_gpu_ll_scope(void)
 {
   return GRID ? shoal_grid_scope(false) : shoal_gpu_block_lane();
 }
+/* The element sizes LL carries (collectives/reduce_select.h:
+ * shoal_reduce_ll_fits): the entry points leave LL's code out for the
+ * others (the 16-bit floats' single elements), which the selection never
+ * sends there (instantiated and never run, its kernels were 16 of
+ * tests/gpu/test_f16's 77, 8% of its PTX). */
+template <class T> constexpr bool shoal_gpu_ll_elem = sizeof(T) == 4 || sizeof(T) == 8;
 /* All-reduce of 4- and 8-byte types (collectives/reduce_select.h:
  * shoal_reduce_ll_fits).  dest may be src (checked by the caller: or
  * disjoint from it). */
@@ -307,9 +313,11 @@ template <class T, class OP>
 __device__ inline void shoal_gpu_reduce_block_only(const char *call, shoal_team *t, int algo, bool scatter, T *dest,
                                                    const T *src, size_t n, bool ll = true)
 {
-  if (ll && algo == SHOAL_REDUCE_LL) {
-    if (scatter) shoal_gpu_reduce_scatter_ll<T, OP>(call, t, dest, src, n);
-    else shoal_gpu_reduce_ll<T, OP>(call, t, dest, src, n);
+  if (shoal_gpu_ll_elem<T> && ll && algo == SHOAL_REDUCE_LL) {
+    if constexpr (shoal_gpu_ll_elem<T>) {
+      if (scatter) shoal_gpu_reduce_scatter_ll<T, OP>(call, t, dest, src, n);
+      else shoal_gpu_reduce_ll<T, OP>(call, t, dest, src, n);
+    }
   } else if (algo == SHOAL_REDUCE_CHANNELS || algo == SHOAL_ALLREDUCE_HIER) {   /* more members than a lane's tables hold, or nodes */
     shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, n, scatter);
   } else {

@@ -183,14 +183,15 @@ __device__ inline void shoal_grid_reduce_any(const char *call, shmem_team_t team
     }
     algo = shoal_gpu_reduce_pick_block(t, SHOAL_AT_GRID, scatter, dest, src, n, sizeof(T), local,
                                        shoal_ll_span_max(t->pushbox_depth));
-    if (local && algo == SHOAL_REDUCE_LL) {   /* LL with a lane per block (collectives/ll.h) */
-      __shared__ shoal_ll ll;
-      shoal_scope s = shoal_grid_scope(true);
-      shoal_gpu_reducer<T, OP> r;
-      if (scatter) shoal_ll_reduce_scatter(&s, t, &ll, &r, dest, src, n, call);
-      else shoal_ll_reduce(&s, t, &ll, &r, dest, src, n, call);
-      return;
-    }
+    if constexpr (shoal_gpu_ll_elem<T>)
+      if (local && algo == SHOAL_REDUCE_LL) {   /* LL with a lane per block (collectives/ll.h) */
+        __shared__ shoal_ll ll;
+        shoal_scope s = shoal_grid_scope(true);
+        shoal_gpu_reducer<T, OP> r;
+        if (scatter) shoal_ll_reduce_scatter(&s, t, &ll, &r, dest, src, n, call);
+        else shoal_ll_reduce(&s, t, &ll, &r, dest, src, n, call);
+        return;
+      }
     if (algo == SHOAL_REDUCE_PULL || (!scatter && (algo == SHOAL_REDUCE_STAGED || algo == SHOAL_REDUCE_TWOSHOT))) {
       shoal_scope s = shoal_grid_scope(local);
       shoal_gpu_reduce_scoped<T, OP, false>(call, &s, t, algo, scatter, dest, src, n);

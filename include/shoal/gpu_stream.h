@@ -360,11 +360,18 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
       ((scatter ? shoal_gpu_scatter_overlaps(dest, db, src, sb) : d != s && shoal_gpu_scatter_overlaps(d, db, s, db)) ||
        !shoalx_gpu_team_record(team, &rec)))
     launch = SHOAL_REDUCE_LAUNCH_BLOCK;
-  if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID) {
+  if constexpr (!shoal_gpu_ll_elem<T>) {
+    if (launch == SHOAL_REDUCE_LAUNCH_LL || launch == SHOAL_REDUCE_LAUNCH_LL_GRID) launch = SHOAL_REDUCE_LAUNCH_BLOCK;
+  } else if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID) {
     int blocks = shoal_gpu_ll_blocks(shoal_gpu_k_reduce_ll<T, OP, true>, nreduce * sizeof(T));
     shoal_gpu_k_reduce_ll<T, OP, true><<<blocks, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(rec, dest, src, nreduce,
                                                                                       scatter);
-  } else if (launch == SHOAL_REDUCE_LAUNCH_GRID && scatter) {
+    return shoal_gpu_launched(call);
+  } else if (launch == SHOAL_REDUCE_LAUNCH_LL) {
+    shoal_gpu_k_reduce_ll<T, OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(rec, dest, src, nreduce, scatter);
+    return shoal_gpu_launched(call);
+  }
+  if (launch == SHOAL_REDUCE_LAUNCH_GRID && scatter) {
     shoal_gpu_k_reduce_grid<T, OP, true><<<shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP, true>,
                                                                  SHOAL_GPU_SCATTER_GRID_THREADS, sb,
                                                                  SHOAL_GPU_BLOCK_BYTES),
@@ -375,8 +382,6 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
                                                                   SHOAL_GPU_BLOCK_BYTES),
                                             SHOAL_GPU_ALLREDUCE_GRID_THREADS, 0, stream>>>(team, dest, src,
                                                                                           nreduce);
-  } else if (launch == SHOAL_REDUCE_LAUNCH_LL) {
-    shoal_gpu_k_reduce_ll<T, OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(rec, dest, src, nreduce, scatter);
   } else {
     shoal_gpu_k_reduce<T, OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce, scatter);
   }
