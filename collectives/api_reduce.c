@@ -7,8 +7,8 @@
 
 #ifdef SHOAL_HAVE_GPU
 #include "../gpu/gpu_lib.h"
-/* Integer (0 signed, 1 unsigned), floating (2), half (3) or bfloat16 (4)
- * type: how kernels see it (gpu/gpu_lib.h). */
+/* Integer (0 signed, 1 unsigned), floating (2), half (3), bfloat16 (4),
+ * complexf (5) or complexd (6) type: how kernels see it (gpu/gpu_lib.h). */
 static int reduce_kind(int type)
 {
   switch (type) {
@@ -19,7 +19,9 @@ static int reduce_kind(int type)
   case SHOAL_RT_half: return 3;
 #endif
   case SHOAL_RT_bfloat16: return 4;
-  default: return -1;   /* complex */
+  case SHOAL_RT_complexf: return 5;
+  case SHOAL_RT_complexd: return 6;
+  default: return -1;
   }
 }
 #endif
@@ -30,10 +32,16 @@ static bool reduce_on_gpu(const char *call, shoal_team *team, void *dest, const 
 {
   if (!coll_on_gpu(call, dest, dbytes, source, true)) return false;
 #ifdef SHOAL_HAVE_GPU
-  if (shoal_gpu_lib_reduce(call, team, dest, source, count, reduce_kind(type), (int)shoal_reduce_size(type),
-                           op, scatter) != 0)
-    shoal_error(call, "this type is not reduced on GPU memory (the integer types, float, double, half and "
-                      "bfloat16 are; complex types are not)");
+  /* The GPU's complex products take elements aligned to their size (the
+   * reducers' 16-byte vectors hold whole ones); C's complex types are
+   * aligned to their parts.  Sums are the parts' sums: any alignment. */
+  size_t es = shoal_reduce_size(type);
+  if (reduce_kind(type) >= 5 && op == SHOAL_OP_prod && (((uintptr_t)dest | (uintptr_t)source) & (es - 1)))
+    shoal_error(call, "argument '%s' (%p): complex products on GPU memory take buffers aligned to %zu bytes",
+                ((uintptr_t)dest & (es - 1)) ? "dest" : "source", ((uintptr_t)dest & (es - 1)) ? dest : source, es);
+  if (shoal_gpu_lib_reduce(call, team, dest, source, count, reduce_kind(type), (int)es, op, scatter) != 0)
+    shoal_error(call, "this type is not reduced on GPU memory (the integer types, float, double, half, "
+                      "bfloat16 and complex are)");
 #else
   (void)team; (void)count; (void)type; (void)op; (void)scatter;
 #endif

@@ -9,6 +9,7 @@
 #include "coll.h"
 #include <shoal/types.h>
 #include <shoal/f16.h>   /* bfloat16 and half <-> float */
+#include <shoal/cpair.h> /* complex products as the CPU's */
 
 /* 16-bit floats: half where the compiler has _Float16; bfloat16 is stored
  * as uint16_t and computed in float. */
@@ -26,6 +27,8 @@ typedef enum shoal_rtype {
 #undef SHOAL_RT_ENUM
   SHOAL_RT_bfloat16,
   SHOAL_RT_half16,   /* IEEE half as its 16 bits, computed in float: the GPU's (no _Float16 there) */
+  SHOAL_RT_cpairf,   /* complex as (re, im) pairs of float, double: the GPU's (no _Complex there) */
+  SHOAL_RT_cpaird,
   SHOAL_RT_COUNT
 } shoal_rtype;
 
@@ -43,6 +46,8 @@ SHOAL_FN size_t shoal_reduce_size(int type)
     SHOAL_REDUCE_ARITH_TYPES(SHOAL_RT_SIZE)
     SHOAL_HALF_TYPES(SHOAL_RT_SIZE)
 #undef SHOAL_RT_SIZE
+  case SHOAL_RT_cpairf: return 2 * sizeof(float);
+  case SHOAL_RT_cpaird: return 2 * sizeof(double);
   default: return 2;   /* bfloat16, half16 */
   }
 }
@@ -95,6 +100,26 @@ SHOAL_FN int shoal_reduce_16(int op, void *acc, const void *in, size_t n, bool h
   return 1;
 }
 
+/* Complex (re, im) pairs of float (dbl false) or double: sum and prod. */
+SHOAL_FN int shoal_reduce_cpair(int op, void *acc, const void *in, size_t n, bool dbl)
+{
+  if (op != SHOAL_OP_sum && op != SHOAL_OP_prod) return 0;
+  for (size_t i = 0; i < 2 * n; i += 2) {
+    if (dbl) {
+      double *a = (double *)acc + i;
+      const double *b = (const double *)in + i;
+      if (op == SHOAL_OP_sum) a[0] += b[0], a[1] += b[1];
+      else shoal_cpaird_mul(a[0], a[1], b[0], b[1], &a[0], &a[1]);
+    } else {
+      float *a = (float *)acc + i;
+      const float *b = (const float *)in + i;
+      if (op == SHOAL_OP_sum) a[0] += b[0], a[1] += b[1];
+      else shoal_cpairf_mul(a[0], a[1], b[0], b[1], &a[0], &a[1]);
+    }
+  }
+  return 1;
+}
+
 /* On a GPU, one out-of-line copy per unit: only one thread of a block runs
  * these algorithms there (<shoal/gpu_remote_coll.h>), and the switch over
  * every type and operator would otherwise be inlined at each call site. */
@@ -110,6 +135,7 @@ SHOAL_FN int shoal_reduce_16(int op, void *acc, const void *in, size_t n, bool h
 SHOAL_COMBINE_FN int shoal_reduce_combine(int type, int op, void *acc, const void *in, size_t n)
 {
   if (type == SHOAL_RT_bfloat16 || type == SHOAL_RT_half16) return shoal_reduce_16(op, acc, in, n, type == SHOAL_RT_half16);
+  if (type == SHOAL_RT_cpairf || type == SHOAL_RT_cpaird) return shoal_reduce_cpair(op, acc, in, n, type == SHOAL_RT_cpaird);
   switch (op) {
   case SHOAL_OP_and:
     switch (type) { SHOAL_REDUCE_BITWISE_TYPES(SHOAL_CASE_and) SHOAL_TOALL_BITWISE_TYPES(SHOAL_CASE_and) default: break; }

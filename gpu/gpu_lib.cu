@@ -198,7 +198,7 @@ void shoal_gpu_lib_move(const char *call, int which, shmem_team_t team, void *de
   shoal_gpu_hcheck(call, SHOAL_GPURT(StreamSynchronize)(st));
 }
 
-/* The reductions' kernels live in seven units compiled side by side
+/* The reductions' kernels live in eight units compiled side by side
  * (gpu_lib_reduce_*.cu: nvcc's time on one unit holding every typed
  * kernel was most of a GPU build). */
 static int lib_reduce(const char *call, shmem_team_t team, void *dest, const void *src, size_t count,
@@ -211,6 +211,10 @@ static int lib_reduce(const char *call, shmem_team_t team, void *dest, const voi
   if (kind == 0) return shoal_gpu_lib_reduce_signed(call, team, dest, src, count, size, op, scatter, st);
   if (kind == 2) return shoal_gpu_lib_reduce_float(call, team, dest, src, count, size, op, scatter, st);
   if (kind == 3 || kind == 4) return shoal_gpu_lib_reduce_f16(call, team, dest, src, count, kind, op, scatter, st);
+  /* complex: sums are the sums of the parts; products their own kernels */
+  if ((kind == 5 || kind == 6) && op == SHOAL_LIB_OP_sum)
+    return shoal_gpu_lib_reduce_float(call, team, dest, src, 2 * count, size / 2, op, scatter, st);
+  if (kind == 5 || kind == 6) return shoal_gpu_lib_reduce_complex(call, team, dest, src, count, kind, op, scatter, st);
   if (kind != 1) return -1;
   switch (size) {
   case 1: return shoal_gpu_lib_reduce_uint8(call, team, dest, src, count, size, op, scatter, st);

@@ -1,5 +1,5 @@
-/* The library's reduction kernels, split by type over seven units
- * (gpu_lib_reduce_{signed,uint8,uint16,uint32,uint64,float,f16}.cu) that
+/* The library's reduction kernels, split by type over eight units
+ * (gpu_lib_reduce_{signed,uint8,uint16,uint32,uint64,float,f16,complex}.cu) that
  * nvcc/hipcc compile side by side; gpu_lib.cu picks the unit.  Private to
  * the GPU library. */
 #ifndef SHOAL_GPU_LIB_REDUCE_H
@@ -8,6 +8,7 @@
 #include <shmem.h>
 #include <shmemx.h>
 #include <type_traits>
+#include <shoal/gpu_complex.h>
 
 /* An operator's position in SHOAL_REDUCE_OPS (gpu_lib.h's op). */
 enum {
@@ -29,6 +30,7 @@ SHOAL_LIB_REDUCE_UNIT(shoal_gpu_lib_reduce_uint32);
 SHOAL_LIB_REDUCE_UNIT(shoal_gpu_lib_reduce_uint64);
 SHOAL_LIB_REDUCE_UNIT(shoal_gpu_lib_reduce_float);    /* float, double */
 SHOAL_LIB_REDUCE_UNIT(shoal_gpu_lib_reduce_f16);      /* "size": kind 3 half, 4 bfloat16 (gpu_lib.h) */
+SHOAL_LIB_REDUCE_UNIT(shoal_gpu_lib_reduce_complex);  /* "size": kind 5 complexf, 6 complexd: prod */
 
 /* The _on_stream reduction of T with the operator op (included by the
  * units only: each instantiates it for its types). */

@@ -1,7 +1,7 @@
 # GPU target (configure --with-cuda or --with-hip): the GPU runtime in the
 # library, the headers GPU translation units include, and the GPU tests,
 # examples and benchmarks (built with nvcc/hipcc by tests/gpu/run.sh).
-shoalinc_HEADERS += include/shoal/gpu_pre.h include/shoal/gpu.h include/shoal/gpu_x.h include/shoal/gpu_coop.h include/shoal/gpu_block.h include/shoal/gpu_stream.h include/shoal/gpu_f16.h include/shoal/gpu_reduce16.h include/shoal/gpu_reduce.h include/shoal/gpu16.h \
+shoalinc_HEADERS += include/shoal/gpu_pre.h include/shoal/gpu.h include/shoal/gpu_x.h include/shoal/gpu_coop.h include/shoal/gpu_block.h include/shoal/gpu_stream.h include/shoal/gpu_f16.h include/shoal/gpu_complex.h include/shoal/gpu_reduce16.h include/shoal/gpu_reduce.h include/shoal/gpu16.h \
 	include/shoal/gpu_grid.h include/shoal/gpu_remote_coll.h
 shoaldev_HEADERS += device/gpu_image.h device/state_gpu.h device/remote_gpu.h
 EXTRA_DIST += tests/gpu/test_hier.cu
@@ -23,13 +23,13 @@ EXTRA_DIST += gpu/gpu_cuda.c gpu/gpu_hip.c gpu/gpu_runtime.c gpu/gpu.h gpu/gpu_p
 	bench/gpu/results-h100x1-mps-grid-s5.csv bench/gpu/results-h100x1-mps-grid-nopct-s5.csv bench/gpu/results-h100x1-mps-watchdog-s6.csv bench/gpu/results-h100x1-mps-redscope-s7.csv bench/gpu/results-h100x1-mps50-nvshmem-s8.csv bench/gpu/results-h100x1-mps-sizing-s8.csv bench/gpu/results-h100x1-mps-llbox-s8.csv \
 	bench/gpu/plots/put_bw.png bench/gpu/plots/collectives.png
 # The library's own kernels (gpu/gpu_lib*.cu) are compiled by nvcc/hipcc:
-# gpu_lib.cu and the reductions split by type over seven units, which a
+# gpu_lib.cu and the reductions split by type over eight units, which a
 # parallel make compiles side by side.  libtool does not know those
 # compilers, so the rule writes the libtool object (.lo) that names the one
 # PIC object for both library kinds.
 GPU_LIB_UNITS = gpu/gpu_lib.lo gpu/gpu_lib_reduce_signed.lo gpu/gpu_lib_reduce_uint8.lo \
 	gpu/gpu_lib_reduce_uint16.lo gpu/gpu_lib_reduce_uint32.lo gpu/gpu_lib_reduce_uint64.lo \
-	gpu/gpu_lib_reduce_float.lo gpu/gpu_lib_reduce_f16.lo
+	gpu/gpu_lib_reduce_float.lo gpu/gpu_lib_reduce_f16.lo gpu/gpu_lib_reduce_complex.lo
 GPU_LIB_DEPS = $(top_srcdir)/gpu/gpu_lib.h $(top_srcdir)/gpu/gpu_lib_reduce.h $(shoalinc_HEADERS) \
 	$(include_HEADERS) $(shoaldev_HEADERS) $(shoalcoll_HEADERS) $(shoalteams_HEADERS) gpu-include/.stamp
 EXTRA_DIST += gpu/gpu_lib_reduce.h gpu/amo_mailbox.h $(GPU_LIB_UNITS:.lo=.cu)
@@ -46,6 +46,7 @@ gpu/gpu_lib_reduce_uint32.lo: $(top_srcdir)/gpu/gpu_lib_reduce_uint32.cu
 gpu/gpu_lib_reduce_uint64.lo: $(top_srcdir)/gpu/gpu_lib_reduce_uint64.cu
 gpu/gpu_lib_reduce_float.lo: $(top_srcdir)/gpu/gpu_lib_reduce_float.cu
 gpu/gpu_lib_reduce_f16.lo: $(top_srcdir)/gpu/gpu_lib_reduce_f16.cu
+gpu/gpu_lib_reduce_complex.lo: $(top_srcdir)/gpu/gpu_lib_reduce_complex.cu
 $(GPU_LIB_UNITS): $(GPU_LIB_DEPS)
 	@$(MKDIR_P) gpu/.libs
 	$(AM_V_GEN)$(GPU_LIB_CC) -I$(top_srcdir)/include -Igpu-include -I$(top_srcdir)/gpu \

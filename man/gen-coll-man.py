@@ -302,6 +302,10 @@ for op, what, types in OPS:
                  "is _Float16 (declared where the compiler has it, SHMEMX_HAVE_HALF); "
                  "shmemx_bfloat16_t holds the 16 bits of a bfloat16, computed in float and "
                  "rounded to nearest even.")
+    desc += ("  On the GPU heap (a GPU build) the GPU's kernels reduce every type but long double"
+             + ("; complex products there take buffers aligned to the element's size (8 bytes for "
+                "complexf, 16 for complexd; C aligns them to their parts): a call on others stops "
+                "with an error naming the argument" if op == "prod" else "") + ".")
     desc += ("  The TYPE_" + op + "_to_all forms take a deprecated active set and run the same "
              "code (TYPE: short, int, long, longlong" + (", float, double, longdouble" if op in ("min", "max", "sum", "prod") else "")
              + (", complexd, complexf" if op in ("sum", "prod") else "") + ").")

@@ -45,13 +45,15 @@
 #include <shoal/collectives/alltoall.h>
 #include <shoal/collectives/scan.h>
 #include "gpu_f16.h"
+#include "gpu_complex.h"
 
 __device__ inline bool shoal_gpu_team_proxied(const shoal_team *t) { return t->gpu_proxied != 0; }
 
 /* The type-erased algorithms' reduction type of T.  Bitwise types first:
  * int8_t is signed char, and the bitwise table knows it as int8.  The
- * 16-bit floats of <shoal/gpu_f16.h> and their pairs: bfloat16, half16. */
-template <class T> __device__ inline int shoal_gpu_rtype(void)
+ * 16-bit floats of <shoal/gpu_f16.h> and their pairs: bfloat16, half16;
+ * the complex pairs of <shoal/gpu_complex.h>: cpairf, cpaird. */
+template <class T> __host__ __device__ constexpr int shoal_gpu_rtype(void)
 {
 #define SHOAL_GPU_RT_IS(TT, N) \
   if (std::is_same<T, TT>::value) return SHOAL_RT_##N;
@@ -61,10 +63,12 @@ template <class T> __device__ inline int shoal_gpu_rtype(void)
   if (std::is_same<T, shoal_gpu_bfloat16>::value || std::is_same<T, shoal_gpu_bfloat162>::value)
     return SHOAL_RT_bfloat16;
   if (std::is_same<T, shoal_gpu_half>::value || std::is_same<T, shoal_gpu_half2>::value) return SHOAL_RT_half16;
+  if (std::is_same<T, shoal_gpu_complexf>::value) return SHOAL_RT_cpairf;
+  if (std::is_same<T, shoal_gpu_complexd>::value) return SHOAL_RT_cpaird;
   return -1;
 }
 /* Elements of that type in one T: two in a pair. */
-template <class T> __device__ inline size_t shoal_gpu_relems(void)
+template <class T> __host__ __device__ constexpr size_t shoal_gpu_relems(void)
 {
   return std::is_same<T, shoal_gpu_bfloat162>::value || std::is_same<T, shoal_gpu_half2>::value ? 2 : 1;
 }
@@ -170,6 +174,7 @@ template <class T, class OP>
 __device__ inline void shoal_gpu_rcoll_reduce(const char *call, shoal_team *t, T *dest, const T *src, size_t n,
                                               bool scatter)
 {
+  static_assert(shoal_gpu_rtype<T>() >= 0, "a GPU reduction's element type the type-erased algorithms know");
   shoal_gpu_rcoll_block(call, scatter ? SHOAL_GPU_RC_REDUCE_SCATTER : SHOAL_GPU_RC_ALLREDUCE, t,
                         shoal_gpu_rtype<T>(), shoal_gpu_rop<OP>::value, dest, src, n * shoal_gpu_relems<T>(), 0);
 }
@@ -177,6 +182,7 @@ template <class T>
 __device__ inline void shoal_gpu_rcoll_scan(const char *call, shoal_team *t, T *dest, const T *src, size_t n,
                                             bool inclusive)
 {
+  static_assert(shoal_gpu_rtype<T>() >= 0, "a GPU scan's element type the type-erased algorithms know");
   shoal_gpu_rcoll_block(call, inclusive ? SHOAL_GPU_RC_INSCAN : SHOAL_GPU_RC_EXSCAN, t, shoal_gpu_rtype<T>(),
                         SHOAL_OP_sum, dest, src, n, 0);
 }

@@ -20,7 +20,12 @@ static PyObject *py_gpu_reduce(PyObject *self, PyObject *const *args, Py_ssize_t
       arg_ptr(args[4], &s) || arg_size(args[5], &count) || arg_int(args[6], &scatter) ||
       arg_ptr(args[7], &st))
     return NULL;
-  if (shoal_py_gpu_reduce(t, dtype, op, d, s, count, scatter, st) != 0) {
+  int rc = shoal_py_gpu_reduce(t, dtype, op, d, s, count, scatter, st);
+  if (rc == -2) {
+    PyErr_SetString(PyExc_ValueError, "shoal: complex products on the GPU take tensors aligned to their element size");
+    return NULL;
+  }
+  if (rc != 0) {
     /* as the host path says it: integers take every op, floats sum, prod,
      * min, max, complex sum and prod */
     PyErr_SetString(PyExc_TypeError, "shoal: this ReduceOp does not apply to this dtype");

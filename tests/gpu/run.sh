@@ -68,7 +68,7 @@ build test_badarg $T/test_badarg.cu &
 echo "  CC       test_host"
 rm -f "$O/test_host.FAILED"
 ${CC:-cc} -O2 -std=c11 -I"$S/include" "$T/test_host.c" -o "$O/test_host" -L"$B/.libs" -lshoal \
-  -Wl,-rpath,"$B/.libs" > "$O/test_host.build.log" 2>&1 || { cat "$O/test_host.build.log"; touch "$O/test_host.FAILED"; }
+  -Wl,-rpath,"$B/.libs" -lm > "$O/test_host.build.log" 2>&1 || { cat "$O/test_host.build.log"; touch "$O/test_host.FAILED"; }
 wait
 build test_multi_tu $T/mtu_main.cu $T/mtu_a.cu $T/mtu_b.cu -L"$O" -lmtu ${RPATH}"$O" -ldl &
 build ring_put_signal $S/examples/gpu/ring_put_signal.cu &
@@ -181,6 +181,11 @@ for np in $(want local && echo $nps); do
         cat "$O/test_badarg.$m.$b.log"; echo "FAIL: test_badarg $c with $np PEs"; status=1
       fi
     done
+    echo "== test_host misaligned with $np PEs (must fail with a message)"
+    if launch "$np" "$O/test_host" misaligned > "$O/test_host.misaligned.log" 2>&1 ||
+       ! grep -q "error: shmem_complexd_prod_reduce: argument 'dest' .* aligned to 16 bytes" "$O/test_host.misaligned.log"; then
+      cat "$O/test_host.misaligned.log"; echo "FAIL: test_host misaligned with $np PEs"; status=1
+    fi
     mps on
   fi
 done

@@ -2,11 +2,14 @@
  * HIP headers) against a GPU build of libshoal.  shmem_malloc returns GPU
  * memory; put/get/p/g/iput/iget, put_signal, every AMO kind, wait/test,
  * calloc/realloc, shmem_ptr, teams split here, and the blocking team
- * collectives all work on it.  Fresh data every run, outputs poisoned
+ * collectives (every reduction type class: integers, float, the 16-bit
+ * floats, complex) all work on it.  Fresh data every run, outputs poisoned
  * first, every element checked against a reference each PE computes. */
 #include <shmem.h>
 #include <shmemx.h>
 #include <shoal/f16.h>
+#include <shoal/cpair.h>
+#include <complex.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -186,10 +189,119 @@ static void test_heap(void)
 
 /* Symmetric GPU buffers for test_coll, allocated by every PE (shmem_malloc
  * is collective over the world, so not inside a team's test). */
-static struct { int *src, *dst; float *fs, *fd; } bufs;
+static struct { int *src, *dst; float *fs, *fd; double *cs, *cd; } bufs;
 
 /* The blocking collectives on GPU memory, over a team split in this C file,
  * small (one block) and large (whole-GPU) sizes. */
+/* Complex sums and products on GPU memory (n elements a member; complex
+ * reduce_scatter: n a member's block), all-reduce and reduce_scatter:
+ *  - sums of parts that are small integers (exact in any order);
+ *  - complexd products of +-1, +-2 parts (exact in any order);
+ *  - complexf products of fractions in the algorithms' order -- team
+ *    order, or on a team that spans nodes with several members on some
+ *    node (the hierarchical algorithms) each node's members in team order,
+ *    then the nodes in order -- with the bits of shoal_cpairf_mul,
+ *    (ac - bd) + (ad + bc)i and no fused multiply-add: a GPU that
+ *    contracted would differ.  Nodes as SHOAL_PES_PER_NODE and mpirun lay
+ *    them out: world PE / SHMEM_TEAM_SHARED's size. */
+static double cpart(int tag, int pe, size_t i, int k)
+{
+  uint64_t v = val(tag, pe, 2 * i + (size_t)k);
+  if (tag == 11) return (double)(int)(v % 2001) - 1000.0;
+  if (tag == 12) return (v & 2 ? 2.0 : 1.0) * (v & 4 ? -1.0 : 1.0);
+  return 0.5 + (double)(v % 1000003) / 1000003.0;
+}
+static int complex_reduce(shmem_team_t team, int dbl, int prod, int scatter, void *d, const void *s, size_t n)
+{
+  if (dbl) {
+    double _Complex *dd = d;
+    const double _Complex *ds = s;
+    if (prod) return scatter ? shmemx_complexd_prod_reduce_scatter(team, dd, ds, n) : shmem_complexd_prod_reduce(team, dd, ds, n);
+    return scatter ? shmemx_complexd_sum_reduce_scatter(team, dd, ds, n) : shmem_complexd_sum_reduce(team, dd, ds, n);
+  }
+  float _Complex *fd = d;
+  const float _Complex *fs = s;
+  if (prod) return scatter ? shmemx_complexf_prod_reduce_scatter(team, fd, fs, n) : shmem_complexf_prod_reduce(team, fd, fs, n);
+  return scatter ? shmemx_complexf_sum_reduce_scatter(team, fd, fs, n) : shmem_complexf_sum_reduce(team, fd, fs, n);
+}
+/* acc = acc OP b, the double and the float accumulators (a product only
+ * in the one of its type) */
+static void complex_step(int dbl, int prod, double *re, double *im, float *fre, float *fim, double br, double bi,
+                         float fbr, float fbi)
+{
+  if (!prod) *re += br, *im += bi, *fre += fbr, *fim += fbi;
+  else if (dbl) shoal_cpaird_mul(*re, *im, br, bi, re, im);
+  else shoal_cpairf_mul(*fre, *fim, fbr, fbi, fre, fim);
+}
+/* The reference for element at: each run of members that starts where
+ * group[p] is set combined in team order, then the runs in order. */
+static void complex_fold(int tag, const int *wpe, const int *group, int tn, size_t at, int dbl, int prod,
+                         double *re, double *im, float *fre, float *fim)
+{
+  for (int p = 0; p < tn;) {
+    double nre = cpart(tag, wpe[p], at, 0), nim = cpart(tag, wpe[p], at, 1);
+    float gre = (float)nre, gim = (float)nim;
+    int q = p + 1;
+    for (; q < tn && !group[q]; q++) {
+      double br = cpart(tag, wpe[q], at, 0), bi = cpart(tag, wpe[q], at, 1);
+      complex_step(dbl, prod, &nre, &nim, &gre, &gim, br, bi, (float)br, (float)bi);
+    }
+    if (p == 0) *re = nre, *im = nim, *fre = gre, *fim = gim;
+    else complex_step(dbl, prod, re, im, fre, fim, nre, nim, gre, gim);
+    p = q;
+  }
+}
+static void test_complex(shmem_team_t team, const char *name, size_t n, const int *wpe, int tn, int tme)
+{
+  static const struct { int tag, dbl, prod; const char *what; } cases[] = {
+    {11, 1, 0, "complexd sum"}, {11, 0, 0, "complexf sum"}, {12, 1, 1, "complexd prod"}, {13, 0, 1, "complexf prod"},
+  };
+  size_t total = n * (size_t)tn;
+  /* group[p]: team PE p starts a new node's run of members */
+  int per_node = shmem_team_n_pes(SHMEM_TEAM_SHARED), runs = 0, crowded = 0;
+  int *group = malloc((size_t)tn * sizeof(int));
+  for (int p = 0; p < tn; p++) {
+    group[p] = p == 0 || wpe[p] / per_node != wpe[p - 1] / per_node;
+    runs += group[p];
+    crowded |= !group[p];
+  }
+  const char *hier_env = getenv("SHOAL_COLL_HIER");
+  if (runs < 2 || !crowded || (hier_env && !strcmp(hier_env, "0")))
+    for (int p = 1; p < tn; p++) group[p] = 0;   /* flat: team order */
+  double *h = malloc(2 * total * sizeof(double)), *poison = malloc(2 * total * sizeof(double));
+  float *hf = (float *)h;
+  memset(poison, 0x7b, 2 * total * sizeof(double));
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+    int tag = cases[c].tag, dbl = cases[c].dbl, prod = cases[c].prod;
+    size_t es = dbl ? 2 * sizeof(double) : 2 * sizeof(float);
+    for (size_t i = 0; i < 2 * total; i++) {
+      double v = cpart(tag, me, i / 2, (int)(i & 1));
+      if (dbl) h[i] = v;
+      else hf[i] = (float)v;
+    }
+    shmem_putmem(bufs.cs, h, total * es, me);
+    for (int scatter = 0; scatter < 2; scatter++) {
+      shmem_putmem(bufs.cd, poison, total * es, me);
+      shmem_team_sync(team);
+      CHECK(complex_reduce(team, dbl, prod, scatter, bufs.cd, bufs.cs, n) == 0, "%s %s (scatter %d) rc", name,
+            cases[c].what, scatter);
+      shmem_getmem(h, bufs.cd, n * es, me);
+      size_t bad = 0;
+      for (size_t i = 0; i < n; i++) {
+        size_t at = scatter ? (size_t)tme * n + i : i;
+        double re = 0, im = 0;
+        float fre = 0, fim = 0;
+        complex_fold(tag, wpe, group, tn, at, dbl, prod, &re, &im, &fre, &fim);
+        bad += dbl ? h[2 * i] != re || h[2 * i + 1] != im : hf[2 * i] != fre || hf[2 * i + 1] != fim;
+      }
+      CHECK(bad == 0, "%s %s (scatter %d) n=%zu: %zu wrong", name, cases[c].what, scatter, n, bad);
+    }
+  }
+  free(poison);
+  free(h);
+  free(group);
+}
+
 static void test_coll(shmem_team_t team, const char *name, size_t n)
 {
   int tn = shmem_team_n_pes(team), tme = shmem_team_my_pe(team);
@@ -316,6 +428,8 @@ static void test_coll(shmem_team_t team, const char *name, size_t n)
   CHECK(bad == 0, "%s half max_reduce n=%zu: %zu wrong", name, n, bad);
 #endif
 #undef RESET
+  STAGE("complex");
+  test_complex(team, name, n, wpe, tn, tme);
   shmem_team_sync(team);
   free(hf);
   free(poison);
@@ -325,11 +439,24 @@ static void test_coll(shmem_team_t team, const char *name, size_t n)
 
 static uint64_t seed_sym;
 
-int main(void)
+/* test_host misaligned: a complex product on GPU memory 8 bytes off the
+ * 16 its elements need must stop with a message naming the argument
+ * (tests/gpu/run.sh checks it). */
+static int misaligned(void)
+{
+  double *a = shmem_malloc(64 * sizeof(double)), *b = shmem_malloc(64 * sizeof(double));
+  shmem_complexd_prod_reduce(SHMEM_TEAM_WORLD, (double _Complex *)(b + 1), (double _Complex *)a, 4);
+  fprintf(stderr, "test_host: PE %d: the misaligned complex product returned\n", me);
+  shmem_finalize();
+  return 1;
+}
+
+int main(int argc, char **argv)
 {
   shmem_init();
   me = shmem_my_pe();
   npes = shmem_n_pes();
+  if (argc > 1 && !strcmp(argv[1], "misaligned")) return misaligned();
   verbose = getenv("SHOAL_TEST_VERBOSE") != NULL;
   if (me == 0) seed_sym = (uint64_t)time(NULL) ^ 0x5eed;
   shmem_barrier_all();
@@ -352,6 +479,8 @@ int main(void)
   bufs.dst = shmem_malloc(sizes[2] * (size_t)npes * sizeof(int));
   bufs.fs = shmem_malloc(sizes[2] * sizeof(float));
   bufs.fd = shmem_malloc(sizes[2] * sizeof(float));
+  bufs.cs = shmem_malloc(sizes[2] * (size_t)npes * 2 * sizeof(double));
+  bufs.cd = shmem_malloc(sizes[2] * (size_t)npes * 2 * sizeof(double));
   for (int s = 0; s < 3; s++) {
     STAGE(s == 0 ? "collectives, 1 element" : s == 1 ? "collectives, 777 elements" : "collectives, 100000 elements");
     test_coll(SHMEM_TEAM_WORLD, "world", sizes[s]);
@@ -359,6 +488,8 @@ int main(void)
     shmem_barrier_all();
   }
   shmem_team_destroy(even);
+  shmem_free(bufs.cd);
+  shmem_free(bufs.cs);
   shmem_free(bufs.fd);
   shmem_free(bufs.fs);
   shmem_free(bufs.dst);

@@ -42,3 +42,9 @@ TESTS += tests/unit/test_f16
 tests_unit_test_f16_SOURCES = tests/unit/test_f16.c
 tests_unit_test_f16_CPPFLAGS = $(TEST_CPPFLAGS)
 tests_unit_test_f16_LDADD = $(CHECK_LIBS) -lm
+# Complex pairs (<shoal/cpair.h>) and their type-erased combine against C's complex types.
+check_PROGRAMS += tests/unit/test_cpair
+TESTS += tests/unit/test_cpair
+tests_unit_test_cpair_SOURCES = tests/unit/test_cpair.c
+tests_unit_test_cpair_CPPFLAGS = $(UNIT_CPPFLAGS)
+tests_unit_test_cpair_LDADD = $(CHECK_LIBS) -lm
