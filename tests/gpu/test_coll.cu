@@ -216,17 +216,21 @@ int main(void)
   step(me, "PEs sharing a GPU");
   {
     /* the library's answer (LL's _on_stream bound rests on it) against
-     * every PE's GPU, by PCI bus id, gathered here (one node) */
+     * every PE's GPU, by its node (the world PE of its SHMEM_TEAM_SHARED's
+     * first member: SHOAL_PES_PER_NODE makes PEs of one machine "nodes"
+     * apart, whose GPUs the library counts as unshared) and PCI bus id,
+     * gathered here */
     char bus[32] = {0}, *all = (char *)malloc(32 * (size_t)np);
-    int dev, shared = 0;
+    int dev, shared = 0, node = shmem_team_translate_pe(SHMEM_TEAM_SHARED, 0, SHMEM_TEAM_WORLD);
     GT_CUDA(cudaGetDevice(&dev));
-    GT_CUDA(cudaDeviceGetPCIBusId(bus, sizeof bus, dev));
+    GT_CUDA(cudaDeviceGetPCIBusId(bus, 24, dev));
+    memcpy(bus + 24, &node, sizeof node);
     char *dsrc = (char *)shmem_malloc(32), *ddst = (char *)shmem_malloc(32 * (size_t)np);
     GT_CUDA(cudaMemcpy(dsrc, bus, sizeof bus, cudaMemcpyHostToDevice));
     shmem_fcollectmem(SHMEM_TEAM_WORLD, ddst, dsrc, sizeof bus);
     GT_CUDA(cudaMemcpy(all, ddst, 32 * (size_t)np, cudaMemcpyDeviceToHost));
     for (int i = 0; i < np; i++)
-      for (int j = i + 1; j < np; j++) shared |= strncmp(all + 32 * i, all + 32 * j, 32) == 0;
+      for (int j = i + 1; j < np; j++) shared |= memcmp(all + 32 * i, all + 32 * j, 32) == 0;
     GT_CHECK(shoalx_gpu_shared() == shared, "shoalx_gpu_shared() is %d; the PEs' GPUs say %d", shoalx_gpu_shared(),
              shared);
     shmem_free(ddst);
