@@ -94,7 +94,7 @@ __device__ inline shoal_scope shoal_gpu_block_lane(bool fresh = false)
  * call, so it has written nothing and the stream's earlier work completed
  * before it: no fence.  Counters only grow: a captured graph replays with
  * no reset. */
-__device__ inline void shoal_gpu_block_barrier(shoal_team *t, const char *call, bool fresh = false)
+__device__ inline void shoal_gpu_block_barrier(shoal_team *t, const char *call, bool fresh = false, bool quiet = false)
 {
   if (t->slot >= 0 && !shoal_gpu_team_proxied(t)) {
     shoal_scope s = shoal_gpu_block_lane(fresh);
@@ -103,7 +103,13 @@ __device__ inline void shoal_gpu_block_barrier(shoal_team *t, const char *call, 
   }
   __syncthreads();
   if (shoal_gpu_block_tid() == 0) {
-    shoal_fence_system();
+    /* barrier_all completes this PE's puts first (quiet: the proxy's are
+     * applied at their targets).  A fence alone let a member learn through
+     * a mapped peer that everyone had arrived while a put of a third
+     * member, behind the proxy, had not landed yet (test_device at 4 PEs,
+     * 2 a "node": 9-12 of 800 slots, session 40). */
+    if (quiet) shoal_dev_quiet(SHOAL_DEV_CTX);
+    else shoal_fence_system();
     shoal_coll_sync(t);
   }
   __syncthreads();
@@ -117,7 +123,7 @@ __device__ inline int shmemx_team_sync_block(shmem_team_t team)
 __device__ inline void shmemx_barrier_all_block(void)
 {
   shoal_gpu_block_barrier(shoal_gpu_team_or_fail("shmemx_barrier_all_block", SHMEM_TEAM_WORLD),
-                          "shmemx_barrier_all_block");
+                          "shmemx_barrier_all_block", false, true);
 }
 __device__ inline void shmemx_sync_all_block(void)
 {

@@ -327,18 +327,21 @@ __device__ inline void shoal_grid_move_staged(const char *call, int which, const
 }
 
 /* ---- the public grid collectives -------------------------------------------- */
-__device__ inline void shoal_grid_barrier(const char *call, shmem_team_t team)
+__device__ inline void shoal_grid_barrier(const char *call, shmem_team_t team, bool quiet = false)
 {
   shoal_grid_check(call);
   shoal_team *t = shoal_gpu_team_or_fail(call, team);
-  SHOAL_GRID_ON_BLOCK0(t, call, true, shoal_gpu_block_barrier(t, call));
+  SHOAL_GRID_ON_BLOCK0(t, call, true, shoal_gpu_block_barrier(t, call, false, quiet));
 }
 __device__ inline int shmemx_team_sync_grid(shmem_team_t team)
 {
   shoal_grid_barrier("shmemx_team_sync_grid", team);
   return 0;
 }
-__device__ inline void shmemx_barrier_all_grid(void) { shoal_grid_barrier("shmemx_barrier_all_grid", SHMEM_TEAM_WORLD); }
+__device__ inline void shmemx_barrier_all_grid(void)
+{
+  shoal_grid_barrier("shmemx_barrier_all_grid", SHMEM_TEAM_WORLD, true);
+}
 __device__ inline void shmemx_sync_all_grid(void) { shoal_grid_barrier("shmemx_sync_all_grid", SHMEM_TEAM_WORLD); }
 
 __device__ inline int shmemx_broadcastmem_grid(shmem_team_t team, void *dest, const void *src, size_t nbytes, int root)

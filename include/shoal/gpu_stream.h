@@ -38,11 +38,14 @@
 #define SHOAL_GPU_SCATTER_GRID_THREADS 512
 #endif
 
+/* quiet: barrier_all's (the kernels before it on the stream ended, but
+ * their puts behind the proxy may not have landed). */
 template <class shoal_unused = void>
-__global__ void shoal_gpu_k_sync(shmem_team_t team)
+__global__ void shoal_gpu_k_sync(shmem_team_t team, bool quiet)
 {
-  shoal_gpu_block_barrier(shoal_gpu_team_or_fail("shmemx_team_sync_on_stream", team), "shmemx_team_sync_on_stream",
-                          true);
+  shoal_gpu_block_barrier(shoal_gpu_team_or_fail(quiet ? "shmemx_barrier_all_on_stream" : "shmemx_team_sync_on_stream",
+                                                 team),
+                          quiet ? "shmemx_barrier_all_on_stream" : "shmemx_team_sync_on_stream", true, quiet);
 }
 template <class T, class OP>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce(shmem_team_t team, T *dest, const T *src, size_t n, int scatter)
@@ -254,13 +257,13 @@ static inline int shoal_gpu_launched(const char *call)
 template <class shoal_unused = void>
 static inline int shmemx_team_sync_on_stream(shmem_team_t team, shoal_gpu_stream_t stream)
 {
-  shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team);
+  shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team, false);
   return shoal_gpu_launched("shmemx_team_sync_on_stream");
 }
 template <class shoal_unused = void>
 static inline void shmemx_barrier_all_on_stream(shoal_gpu_stream_t stream)
 {
-  shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(SHMEM_TEAM_WORLD);
+  shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(SHMEM_TEAM_WORLD, true);
   (void)shoal_gpu_launched("shmemx_barrier_all_on_stream");
 }
 /* Broadcast (which 0), fcollect (1) and alltoall (2) on a stream, for the

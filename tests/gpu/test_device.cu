@@ -163,6 +163,21 @@ __global__ void k_barrier_rounds(int *slots, int rounds, unsigned *bad)
     else shmemx_sync_all_block();
   }
 }
+/* The same with the grid's barrier: every block stores to its share of the
+ * PEs, and a block other than block 0 (which runs the barrier's meeting)
+ * checks. */
+__global__ void k_barrier_rounds_grid(int *slots, int r0, int r1, unsigned *bad)
+{
+  int me = shmem_my_pe(), np = shmem_n_pes();
+  for (int r = r0; r <= r1; r++) {
+    slow_if(r);
+    for (int p = blockIdx.x * blockDim.x + threadIdx.x; p < np; p += gridDim.x * blockDim.x)
+      shmem_int_p(slots + me, r * 64 + me, (me + p) % np);
+    shmemx_barrier_all_grid();
+    if (blockIdx.x == gridDim.x - 1) check_round(slots, r, bad);
+    shmemx_sync_all_grid();
+  }
+}
 __global__ void k_store_round(int *slots, int r)
 {
   slow_if(r);
@@ -349,8 +364,8 @@ int main(void)
   {
     int *slots = (int *)shmem_malloc(sizeof(int) * np);
     unsigned *bad;
-    GT_CUDA(cudaMalloc((void **)&bad, 2 * sizeof(unsigned)));
-    GT_CUDA(cudaMemset(bad, 0, 2 * sizeof(unsigned)));
+    GT_CUDA(cudaMalloc((void **)&bad, 3 * sizeof(unsigned)));
+    GT_CUDA(cudaMemset(bad, 0, 3 * sizeof(unsigned)));
     GT_CUDA(cudaMemset(slots, 0xA5, sizeof(int) * np));
     GT_CUDA(cudaDeviceSynchronize());
     shmem_barrier_all();
@@ -368,11 +383,15 @@ int main(void)
     }
     GT_CUDA(cudaStreamSynchronize(bs));
     GT_CUDA(cudaStreamDestroy(bs));
-    unsigned hb[2];
+    shmem_barrier_all();
+    k_barrier_rounds_grid<<<3, 64>>>(slots, 2 * rounds + 1, 3 * rounds, bad + 2);
+    GT_LAUNCHED();
+    unsigned hb[3];
     GT_CUDA(cudaMemcpy(hb, bad, sizeof hb, cudaMemcpyDeviceToHost));
     GT_CHECK(hb[0] == 0, "barrier_all_block: %u slots not yet stored after the barrier (of %d)", hb[0], rounds * np);
     GT_CHECK(hb[1] == 0, "barrier_all_on_stream: %u slots not yet stored after the barrier (of %d)", hb[1],
              rounds * np);
+    GT_CHECK(hb[2] == 0, "barrier_all_grid: %u slots not yet stored after the barrier (of %d)", hb[2], rounds * np);
     shmem_barrier_all();
     GT_CUDA(cudaFree(bad));
     shmem_free(slots);
