@@ -32,14 +32,14 @@ static bool reduce_on_gpu(const char *call, shoal_team *team, void *dest, const 
 {
   if (!coll_on_gpu(call, dest, dbytes, source, true)) return false;
 #ifdef SHOAL_HAVE_GPU
-  /* The GPU's complex products take elements aligned to their size (the
-   * reducers' 16-byte vectors hold whole ones); C's complex types are
-   * aligned to their parts.  Sums are the parts' sums: any alignment. */
   size_t es = shoal_reduce_size(type);
-  if (reduce_kind(type) >= 5 && op == SHOAL_OP_prod && (((uintptr_t)dest | (uintptr_t)source) & (es - 1)))
+  int rc = shoal_gpu_lib_reduce(call, team, dest, source, count, reduce_kind(type), (int)es, op, scatter);
+  if (rc == -2) {
+    bool d = ((uintptr_t)dest & (es - 1)) != 0;
     shoal_error(call, "argument '%s' (%p): complex products on GPU memory take buffers aligned to %zu bytes",
-                ((uintptr_t)dest & (es - 1)) ? "dest" : "source", ((uintptr_t)dest & (es - 1)) ? dest : source, es);
-  if (shoal_gpu_lib_reduce(call, team, dest, source, count, reduce_kind(type), (int)es, op, scatter) != 0)
+                d ? "dest" : "source", d ? dest : source, es);
+  }
+  if (rc != 0)
     shoal_error(call, "this type is not reduced on GPU memory (the integer types, float, double, half, "
                       "bfloat16 and complex are)");
 #else

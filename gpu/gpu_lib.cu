@@ -211,7 +211,11 @@ static int lib_reduce(const char *call, shmem_team_t team, void *dest, const voi
   if (kind == 0) return shoal_gpu_lib_reduce_signed(call, team, dest, src, count, size, op, scatter, st);
   if (kind == 2) return shoal_gpu_lib_reduce_float(call, team, dest, src, count, size, op, scatter, st);
   if (kind == 3 || kind == 4) return shoal_gpu_lib_reduce_f16(call, team, dest, src, count, kind, op, scatter, st);
-  /* complex: sums are the sums of the parts; products their own kernels */
+  /* complex: sums are the sums of the parts; products their own kernels,
+   * whose elements sit aligned to their size (the reducers' 16-byte
+   * vectors hold whole ones; C aligns complex types to their parts) */
+  if ((kind == 5 || kind == 6) && op == SHOAL_LIB_OP_prod && (((uintptr_t)dest | (uintptr_t)src) & (size - 1)))
+    return -2;
   if ((kind == 5 || kind == 6) && op == SHOAL_LIB_OP_sum)
     return shoal_gpu_lib_reduce_float(call, team, dest, src, 2 * count, size / 2, op, scatter, st);
   if (kind == 5 || kind == 6) return shoal_gpu_lib_reduce_complex(call, team, dest, src, count, kind, op, scatter, st);

@@ -30,9 +30,9 @@ SHOAL_GPU_LIB void shoal_gpu_lib_move(const char *call, int which, shmem_team_t 
                                       const void *src, size_t nbytes, int root);
 /* kind: 0 signed integer, 1 unsigned integer, 2 floating point, of size
  * bytes; 3 half, 4 bfloat16 (size 2); 5 complexf, 6 complexd (size 8, 16;
- * sum and prod; buffers aligned to the size); op: the position in
- * SHOAL_REDUCE_OPS.  Returns -1 (nothing done) for a type or operator
- * kernels do not reduce. */
+ * sum and prod); op: the position in SHOAL_REDUCE_OPS.  Returns -1
+ * (nothing done) for a type or operator kernels do not reduce, -2 for a
+ * complex product whose dest or src is not aligned to the size. */
 SHOAL_GPU_LIB int shoal_gpu_lib_reduce(const char *call, shmem_team_t team, void *dest, const void *src,
                                        size_t count, int kind, int size, int op, int scatter);
 /* The same, only enqueued on the caller's stream (capturable).  Exported

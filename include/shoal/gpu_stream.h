@@ -43,9 +43,8 @@
 template <class shoal_unused = void>
 __global__ void shoal_gpu_k_sync(shmem_team_t team, bool quiet)
 {
-  shoal_gpu_block_barrier(shoal_gpu_team_or_fail(quiet ? "shmemx_barrier_all_on_stream" : "shmemx_team_sync_on_stream",
-                                                 team),
-                          quiet ? "shmemx_barrier_all_on_stream" : "shmemx_team_sync_on_stream", true, quiet);
+  const char *call = quiet ? "shmemx_barrier_all_on_stream" : "shmemx_team_sync_on_stream";
+  shoal_gpu_block_barrier(shoal_gpu_team_or_fail(call, team), call, true, quiet);
 }
 template <class T, class OP>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce(shmem_team_t team, T *dest, const T *src, size_t n, int scatter)

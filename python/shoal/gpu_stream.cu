@@ -19,12 +19,11 @@ extern "C" int shoal_py_gpu_reduce(shmem_team_t team, int dtype, int op, void *d
                                    size_t count, int scatter, void *stream)
 {
   const char *call = scatter ? "shoal.reduce_scatter_tensor" : "shoal.all_reduce";
-  /* every dtype: the library's own kernels (gpu/gpu_lib.cu) */
+  /* every dtype: the library's own kernels (gpu/gpu_lib.cu; -2: a
+   * misaligned complex product) */
   static const signed char kind[14] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 3, 4, 5, 6},
                            size[14] = {1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 2, 2, 8, 16};
   if (dtype < 0 || dtype >= 14 || lib_op(op) < 0) return -1;
-  /* complex products: elements aligned to their size (gpu/gpu_lib.h) */
-  if (kind[dtype] >= 5 && op == 1 && (((uintptr_t)dest | (uintptr_t)src) & (uintptr_t)(size[dtype] - 1))) return -2;
   return shoal_gpu_lib_reduce_on_stream(call, team, dest, src, count, kind[dtype], size[dtype], lib_op(op), scatter,
                                         stream);
 }
