@@ -28,6 +28,7 @@ typedef struct shoal_scope {
   unsigned lane, nlanes;    /* this lane among this PE's */
   int local;                /* the lanes of this PE meet at entry and exit */
   int fresh;                /* the lane's kernel began with this call (an _on_stream kernel) */
+  int warp;                 /* GPU: the lane is one warp (the _warp collectives), not a block */
   /* Where an _on_stream kernel's host found them (<shoal/gpu_stream.h>,
    * shoal_gpu_plan), else NULL and looked up in the kernel: team PE q's
    * grid words as mapped here, and team PE q's dest (words_at[q] and
@@ -48,6 +49,7 @@ SHOAL_FN shoal_scope shoal_scope_make(unsigned tid, unsigned nthreads, unsigned 
   s.nlanes = nlanes;
   s.local = local;
   s.fresh = 0;
+  s.warp = 0;
   s.words_at = NULL;
   s.dest_at = NULL;
   return s;
@@ -55,11 +57,11 @@ SHOAL_FN shoal_scope shoal_scope_make(unsigned tid, unsigned nthreads, unsigned 
 
 /* ---- what differs between targets ----------------------------------------- */
 #if SHOAL_TARGET_GPU
-/* A lane is a block. */
+/* A lane is a block, or one warp of a block (the _warp collectives). */
 SHOAL_FN void shoal_scope_sync_lane(const shoal_scope *s)
 {
-  (void)s;
-  __syncthreads();
+  if (s->warp) SHOAL_GPU_SYNCWARP();
+  else __syncthreads();
 }
 
 #define SHOAL_GRID_TIMEOUT_NS 20000000000ull

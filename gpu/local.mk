@@ -7,13 +7,13 @@ shoaldev_HEADERS += device/gpu_image.h device/state_gpu.h device/remote_gpu.h
 EXTRA_DIST += tests/gpu/test_hier.cu
 EXTRA_DIST += gpu/gpu_cuda.c gpu/gpu_hip.c gpu/gpu_runtime.c gpu/gpu.h gpu/gpu_proxy.c gpu/gpu_proxy.h \
 	gpu/gpu_lib.h \
-	tests/gpu/run.sh tests/gpu/ci.sh tests/gpu/hipcc-clang.sh tests/gpu/nvlink-job.sh tests/gpu/nvshmem-build.sh tests/gpu/gpu_test.h tests/gpu/test_device.cu \
-	tests/gpu/test_coll.cu tests/gpu/test_proxy.cu tests/gpu/test_rcoll.cu tests/gpu/test_v16.cu tests/gpu/test_grid.cu tests/gpu/test_f16.cu tests/gpu/test_host.c \
+	tests/gpu/run.sh tests/gpu/ci.sh tests/gpu/hipcc-clang.sh tests/gpu/nvlink-job.sh tests/gpu/nvshmem-build.sh tests/gpu/gpu_test.h tests/gpu/coll_test.h tests/gpu/test_device.cu \
+	tests/gpu/test_coll.cu tests/gpu/test_proxy.cu tests/gpu/test_rcoll.cu tests/gpu/test_v16.cu tests/gpu/test_grid.cu tests/gpu/test_warp.cu tests/gpu/test_f16.cu tests/gpu/test_host.c \
 	tests/gpu/test_watchdog.cu tests/gpu/test_badarg.cu \
 	tests/gpu/mtu_main.cu tests/gpu/mtu_a.cu tests/gpu/mtu_b.cu \
 	tests/gpu/mtu_lib.cu tests/gpu/mtu_dl.cu examples/gpu/ring_put_signal.cu \
 	examples/gpu/fused_allreduce.cu bench/gpu/bench_gpu.h bench/gpu/bench_p2p.cu bench/gpu/bench_dcoll.cu bench/gpu/bench_coll.cu \
-	bench/gpu/bench_proxy.cu bench/gpu/bench_grid.cu bench/gpu/bench_f16.cu bench/gpu/bench_small_stream.cu bench/gpu/bench_gridsync.cu bench/gpu/bench_sync_parts.cu \
+	bench/gpu/bench_proxy.cu bench/gpu/bench_grid.cu bench/gpu/bench_f16.cu bench/gpu/bench_warp.cu bench/gpu/bench_small_stream.cu bench/gpu/bench_gridsync.cu bench/gpu/bench_sync_parts.cu \
 	bench/gpu/bench_push_parts.cu bench/gpu/push_parts.py \
 	bench/gpu/report.py bench/gpu/results-h200x2.csv bench/gpu/results-h200x2-s2.csv \
 	bench/gpu/results-h200x1-shared-s3.csv bench/gpu/results-h200x1-shared-s4.csv \

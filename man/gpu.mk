@@ -835,6 +835,280 @@ shoal_gpu_man3_pages = \
 	man/man3/shmemx_ushort_xor_reduce_on_stream.3 \
 	man/man3/shmemx_ushort_xor_reduce_scatter_block.3 \
 	man/man3/shmemx_ushort_xor_reduce_scatter_on_stream.3 \
+	man/man3/shmemx_barrier_all_warp.3 \
+	man/man3/shmemx_alltoallmem_warp.3 \
+	man/man3/shmemx_broadcastmem_warp.3 \
+	man/man3/shmemx_char_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_char_max_reduce_warp.3 \
+	man/man3/shmemx_char_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_char_min_reduce_warp.3 \
+	man/man3/shmemx_char_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_char_prod_reduce_warp.3 \
+	man/man3/shmemx_char_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_char_sum_reduce_warp.3 \
+	man/man3/shmemx_double_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_double_max_reduce_warp.3 \
+	man/man3/shmemx_double_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_double_min_reduce_warp.3 \
+	man/man3/shmemx_double_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_double_prod_reduce_warp.3 \
+	man/man3/shmemx_double_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_double_sum_reduce_warp.3 \
+	man/man3/shmemx_fcollectmem_warp.3 \
+	man/man3/shmemx_float_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_float_max_reduce_warp.3 \
+	man/man3/shmemx_float_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_float_min_reduce_warp.3 \
+	man/man3/shmemx_float_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_float_prod_reduce_warp.3 \
+	man/man3/shmemx_float_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_float_sum_reduce_warp.3 \
+	man/man3/shmemx_int16_and_reduce_scatter_warp.3 \
+	man/man3/shmemx_int16_and_reduce_warp.3 \
+	man/man3/shmemx_int16_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_int16_max_reduce_warp.3 \
+	man/man3/shmemx_int16_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_int16_min_reduce_warp.3 \
+	man/man3/shmemx_int16_or_reduce_scatter_warp.3 \
+	man/man3/shmemx_int16_or_reduce_warp.3 \
+	man/man3/shmemx_int16_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_int16_prod_reduce_warp.3 \
+	man/man3/shmemx_int16_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_int16_sum_reduce_warp.3 \
+	man/man3/shmemx_int16_xor_reduce_scatter_warp.3 \
+	man/man3/shmemx_int16_xor_reduce_warp.3 \
+	man/man3/shmemx_int32_and_reduce_scatter_warp.3 \
+	man/man3/shmemx_int32_and_reduce_warp.3 \
+	man/man3/shmemx_int32_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_int32_max_reduce_warp.3 \
+	man/man3/shmemx_int32_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_int32_min_reduce_warp.3 \
+	man/man3/shmemx_int32_or_reduce_scatter_warp.3 \
+	man/man3/shmemx_int32_or_reduce_warp.3 \
+	man/man3/shmemx_int32_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_int32_prod_reduce_warp.3 \
+	man/man3/shmemx_int32_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_int32_sum_reduce_warp.3 \
+	man/man3/shmemx_int32_xor_reduce_scatter_warp.3 \
+	man/man3/shmemx_int32_xor_reduce_warp.3 \
+	man/man3/shmemx_int64_and_reduce_scatter_warp.3 \
+	man/man3/shmemx_int64_and_reduce_warp.3 \
+	man/man3/shmemx_int64_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_int64_max_reduce_warp.3 \
+	man/man3/shmemx_int64_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_int64_min_reduce_warp.3 \
+	man/man3/shmemx_int64_or_reduce_scatter_warp.3 \
+	man/man3/shmemx_int64_or_reduce_warp.3 \
+	man/man3/shmemx_int64_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_int64_prod_reduce_warp.3 \
+	man/man3/shmemx_int64_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_int64_sum_reduce_warp.3 \
+	man/man3/shmemx_int64_xor_reduce_scatter_warp.3 \
+	man/man3/shmemx_int64_xor_reduce_warp.3 \
+	man/man3/shmemx_int8_and_reduce_scatter_warp.3 \
+	man/man3/shmemx_int8_and_reduce_warp.3 \
+	man/man3/shmemx_int8_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_int8_max_reduce_warp.3 \
+	man/man3/shmemx_int8_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_int8_min_reduce_warp.3 \
+	man/man3/shmemx_int8_or_reduce_scatter_warp.3 \
+	man/man3/shmemx_int8_or_reduce_warp.3 \
+	man/man3/shmemx_int8_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_int8_prod_reduce_warp.3 \
+	man/man3/shmemx_int8_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_int8_sum_reduce_warp.3 \
+	man/man3/shmemx_int8_xor_reduce_scatter_warp.3 \
+	man/man3/shmemx_int8_xor_reduce_warp.3 \
+	man/man3/shmemx_int_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_int_max_reduce_warp.3 \
+	man/man3/shmemx_int_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_int_min_reduce_warp.3 \
+	man/man3/shmemx_int_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_int_prod_reduce_warp.3 \
+	man/man3/shmemx_int_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_int_sum_reduce_warp.3 \
+	man/man3/shmemx_long_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_long_max_reduce_warp.3 \
+	man/man3/shmemx_long_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_long_min_reduce_warp.3 \
+	man/man3/shmemx_long_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_long_prod_reduce_warp.3 \
+	man/man3/shmemx_long_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_long_sum_reduce_warp.3 \
+	man/man3/shmemx_longlong_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_longlong_max_reduce_warp.3 \
+	man/man3/shmemx_longlong_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_longlong_min_reduce_warp.3 \
+	man/man3/shmemx_longlong_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_longlong_prod_reduce_warp.3 \
+	man/man3/shmemx_longlong_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_longlong_sum_reduce_warp.3 \
+	man/man3/shmemx_ptrdiff_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_ptrdiff_max_reduce_warp.3 \
+	man/man3/shmemx_ptrdiff_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_ptrdiff_min_reduce_warp.3 \
+	man/man3/shmemx_ptrdiff_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_ptrdiff_prod_reduce_warp.3 \
+	man/man3/shmemx_ptrdiff_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_ptrdiff_sum_reduce_warp.3 \
+	man/man3/shmemx_schar_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_schar_max_reduce_warp.3 \
+	man/man3/shmemx_schar_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_schar_min_reduce_warp.3 \
+	man/man3/shmemx_schar_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_schar_prod_reduce_warp.3 \
+	man/man3/shmemx_schar_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_schar_sum_reduce_warp.3 \
+	man/man3/shmemx_short_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_short_max_reduce_warp.3 \
+	man/man3/shmemx_short_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_short_min_reduce_warp.3 \
+	man/man3/shmemx_short_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_short_prod_reduce_warp.3 \
+	man/man3/shmemx_short_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_short_sum_reduce_warp.3 \
+	man/man3/shmemx_size_and_reduce_scatter_warp.3 \
+	man/man3/shmemx_size_and_reduce_warp.3 \
+	man/man3/shmemx_size_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_size_max_reduce_warp.3 \
+	man/man3/shmemx_size_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_size_min_reduce_warp.3 \
+	man/man3/shmemx_size_or_reduce_scatter_warp.3 \
+	man/man3/shmemx_size_or_reduce_warp.3 \
+	man/man3/shmemx_size_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_size_prod_reduce_warp.3 \
+	man/man3/shmemx_size_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_size_sum_reduce_warp.3 \
+	man/man3/shmemx_size_xor_reduce_scatter_warp.3 \
+	man/man3/shmemx_size_xor_reduce_warp.3 \
+	man/man3/shmemx_sync_all_warp.3 \
+	man/man3/shmemx_team_sync_warp.3 \
+	man/man3/shmemx_uchar_and_reduce_scatter_warp.3 \
+	man/man3/shmemx_uchar_and_reduce_warp.3 \
+	man/man3/shmemx_uchar_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_uchar_max_reduce_warp.3 \
+	man/man3/shmemx_uchar_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_uchar_min_reduce_warp.3 \
+	man/man3/shmemx_uchar_or_reduce_scatter_warp.3 \
+	man/man3/shmemx_uchar_or_reduce_warp.3 \
+	man/man3/shmemx_uchar_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_uchar_prod_reduce_warp.3 \
+	man/man3/shmemx_uchar_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_uchar_sum_reduce_warp.3 \
+	man/man3/shmemx_uchar_xor_reduce_scatter_warp.3 \
+	man/man3/shmemx_uchar_xor_reduce_warp.3 \
+	man/man3/shmemx_uint16_and_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint16_and_reduce_warp.3 \
+	man/man3/shmemx_uint16_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint16_max_reduce_warp.3 \
+	man/man3/shmemx_uint16_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint16_min_reduce_warp.3 \
+	man/man3/shmemx_uint16_or_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint16_or_reduce_warp.3 \
+	man/man3/shmemx_uint16_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint16_prod_reduce_warp.3 \
+	man/man3/shmemx_uint16_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint16_sum_reduce_warp.3 \
+	man/man3/shmemx_uint16_xor_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint16_xor_reduce_warp.3 \
+	man/man3/shmemx_uint32_and_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint32_and_reduce_warp.3 \
+	man/man3/shmemx_uint32_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint32_max_reduce_warp.3 \
+	man/man3/shmemx_uint32_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint32_min_reduce_warp.3 \
+	man/man3/shmemx_uint32_or_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint32_or_reduce_warp.3 \
+	man/man3/shmemx_uint32_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint32_prod_reduce_warp.3 \
+	man/man3/shmemx_uint32_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint32_sum_reduce_warp.3 \
+	man/man3/shmemx_uint32_xor_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint32_xor_reduce_warp.3 \
+	man/man3/shmemx_uint64_and_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint64_and_reduce_warp.3 \
+	man/man3/shmemx_uint64_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint64_max_reduce_warp.3 \
+	man/man3/shmemx_uint64_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint64_min_reduce_warp.3 \
+	man/man3/shmemx_uint64_or_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint64_or_reduce_warp.3 \
+	man/man3/shmemx_uint64_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint64_prod_reduce_warp.3 \
+	man/man3/shmemx_uint64_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint64_sum_reduce_warp.3 \
+	man/man3/shmemx_uint64_xor_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint64_xor_reduce_warp.3 \
+	man/man3/shmemx_uint8_and_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint8_and_reduce_warp.3 \
+	man/man3/shmemx_uint8_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint8_max_reduce_warp.3 \
+	man/man3/shmemx_uint8_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint8_min_reduce_warp.3 \
+	man/man3/shmemx_uint8_or_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint8_or_reduce_warp.3 \
+	man/man3/shmemx_uint8_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint8_prod_reduce_warp.3 \
+	man/man3/shmemx_uint8_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint8_sum_reduce_warp.3 \
+	man/man3/shmemx_uint8_xor_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint8_xor_reduce_warp.3 \
+	man/man3/shmemx_uint_and_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint_and_reduce_warp.3 \
+	man/man3/shmemx_uint_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint_max_reduce_warp.3 \
+	man/man3/shmemx_uint_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint_min_reduce_warp.3 \
+	man/man3/shmemx_uint_or_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint_or_reduce_warp.3 \
+	man/man3/shmemx_uint_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint_prod_reduce_warp.3 \
+	man/man3/shmemx_uint_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint_sum_reduce_warp.3 \
+	man/man3/shmemx_uint_xor_reduce_scatter_warp.3 \
+	man/man3/shmemx_uint_xor_reduce_warp.3 \
+	man/man3/shmemx_ulong_and_reduce_scatter_warp.3 \
+	man/man3/shmemx_ulong_and_reduce_warp.3 \
+	man/man3/shmemx_ulong_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_ulong_max_reduce_warp.3 \
+	man/man3/shmemx_ulong_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_ulong_min_reduce_warp.3 \
+	man/man3/shmemx_ulong_or_reduce_scatter_warp.3 \
+	man/man3/shmemx_ulong_or_reduce_warp.3 \
+	man/man3/shmemx_ulong_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_ulong_prod_reduce_warp.3 \
+	man/man3/shmemx_ulong_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_ulong_sum_reduce_warp.3 \
+	man/man3/shmemx_ulong_xor_reduce_scatter_warp.3 \
+	man/man3/shmemx_ulong_xor_reduce_warp.3 \
+	man/man3/shmemx_ulonglong_and_reduce_scatter_warp.3 \
+	man/man3/shmemx_ulonglong_and_reduce_warp.3 \
+	man/man3/shmemx_ulonglong_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_ulonglong_max_reduce_warp.3 \
+	man/man3/shmemx_ulonglong_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_ulonglong_min_reduce_warp.3 \
+	man/man3/shmemx_ulonglong_or_reduce_scatter_warp.3 \
+	man/man3/shmemx_ulonglong_or_reduce_warp.3 \
+	man/man3/shmemx_ulonglong_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_ulonglong_prod_reduce_warp.3 \
+	man/man3/shmemx_ulonglong_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_ulonglong_sum_reduce_warp.3 \
+	man/man3/shmemx_ulonglong_xor_reduce_scatter_warp.3 \
+	man/man3/shmemx_ulonglong_xor_reduce_warp.3 \
+	man/man3/shmemx_ushort_and_reduce_scatter_warp.3 \
+	man/man3/shmemx_ushort_and_reduce_warp.3 \
+	man/man3/shmemx_ushort_max_reduce_scatter_warp.3 \
+	man/man3/shmemx_ushort_max_reduce_warp.3 \
+	man/man3/shmemx_ushort_min_reduce_scatter_warp.3 \
+	man/man3/shmemx_ushort_min_reduce_warp.3 \
+	man/man3/shmemx_ushort_or_reduce_scatter_warp.3 \
+	man/man3/shmemx_ushort_or_reduce_warp.3 \
+	man/man3/shmemx_ushort_prod_reduce_scatter_warp.3 \
+	man/man3/shmemx_ushort_prod_reduce_warp.3 \
+	man/man3/shmemx_ushort_sum_reduce_scatter_warp.3 \
+	man/man3/shmemx_ushort_sum_reduce_warp.3 \
+	man/man3/shmemx_ushort_xor_reduce_scatter_warp.3 \
+	man/man3/shmemx_ushort_xor_reduce_warp.3 \
 	man/man3/shmemx_barrier_all_grid.3 \
 	man/man3/shmemx_alltoallmem_grid.3 \
 	man/man3/shmemx_broadcastmem_grid.3 \
@@ -1254,48 +1528,64 @@ shoal_gpu_man3_pages = \
 	man/man3/shmemx_quiet_on_stream.3 \
 	man/man3/shmemx_half_sum_reduce_block.3 \
 	man/man3/shmemx_half_sum_reduce_scatter_block.3 \
+	man/man3/shmemx_half_sum_reduce_warp.3 \
+	man/man3/shmemx_half_sum_reduce_scatter_warp.3 \
 	man/man3/shmemx_half_sum_reduce_grid.3 \
 	man/man3/shmemx_half_sum_reduce_scatter_grid.3 \
 	man/man3/shmemx_half_sum_reduce_on_stream.3 \
 	man/man3/shmemx_half_sum_reduce_scatter_on_stream.3 \
 	man/man3/shmemx_half_prod_reduce_block.3 \
 	man/man3/shmemx_half_prod_reduce_scatter_block.3 \
+	man/man3/shmemx_half_prod_reduce_warp.3 \
+	man/man3/shmemx_half_prod_reduce_scatter_warp.3 \
 	man/man3/shmemx_half_prod_reduce_grid.3 \
 	man/man3/shmemx_half_prod_reduce_scatter_grid.3 \
 	man/man3/shmemx_half_prod_reduce_on_stream.3 \
 	man/man3/shmemx_half_prod_reduce_scatter_on_stream.3 \
 	man/man3/shmemx_half_min_reduce_block.3 \
 	man/man3/shmemx_half_min_reduce_scatter_block.3 \
+	man/man3/shmemx_half_min_reduce_warp.3 \
+	man/man3/shmemx_half_min_reduce_scatter_warp.3 \
 	man/man3/shmemx_half_min_reduce_grid.3 \
 	man/man3/shmemx_half_min_reduce_scatter_grid.3 \
 	man/man3/shmemx_half_min_reduce_on_stream.3 \
 	man/man3/shmemx_half_min_reduce_scatter_on_stream.3 \
 	man/man3/shmemx_half_max_reduce_block.3 \
 	man/man3/shmemx_half_max_reduce_scatter_block.3 \
+	man/man3/shmemx_half_max_reduce_warp.3 \
+	man/man3/shmemx_half_max_reduce_scatter_warp.3 \
 	man/man3/shmemx_half_max_reduce_grid.3 \
 	man/man3/shmemx_half_max_reduce_scatter_grid.3 \
 	man/man3/shmemx_half_max_reduce_on_stream.3 \
 	man/man3/shmemx_half_max_reduce_scatter_on_stream.3 \
 	man/man3/shmemx_bfloat16_sum_reduce_block.3 \
 	man/man3/shmemx_bfloat16_sum_reduce_scatter_block.3 \
+	man/man3/shmemx_bfloat16_sum_reduce_warp.3 \
+	man/man3/shmemx_bfloat16_sum_reduce_scatter_warp.3 \
 	man/man3/shmemx_bfloat16_sum_reduce_grid.3 \
 	man/man3/shmemx_bfloat16_sum_reduce_scatter_grid.3 \
 	man/man3/shmemx_bfloat16_sum_reduce_on_stream.3 \
 	man/man3/shmemx_bfloat16_sum_reduce_scatter_on_stream.3 \
 	man/man3/shmemx_bfloat16_prod_reduce_block.3 \
 	man/man3/shmemx_bfloat16_prod_reduce_scatter_block.3 \
+	man/man3/shmemx_bfloat16_prod_reduce_warp.3 \
+	man/man3/shmemx_bfloat16_prod_reduce_scatter_warp.3 \
 	man/man3/shmemx_bfloat16_prod_reduce_grid.3 \
 	man/man3/shmemx_bfloat16_prod_reduce_scatter_grid.3 \
 	man/man3/shmemx_bfloat16_prod_reduce_on_stream.3 \
 	man/man3/shmemx_bfloat16_prod_reduce_scatter_on_stream.3 \
 	man/man3/shmemx_bfloat16_min_reduce_block.3 \
 	man/man3/shmemx_bfloat16_min_reduce_scatter_block.3 \
+	man/man3/shmemx_bfloat16_min_reduce_warp.3 \
+	man/man3/shmemx_bfloat16_min_reduce_scatter_warp.3 \
 	man/man3/shmemx_bfloat16_min_reduce_grid.3 \
 	man/man3/shmemx_bfloat16_min_reduce_scatter_grid.3 \
 	man/man3/shmemx_bfloat16_min_reduce_on_stream.3 \
 	man/man3/shmemx_bfloat16_min_reduce_scatter_on_stream.3 \
 	man/man3/shmemx_bfloat16_max_reduce_block.3 \
 	man/man3/shmemx_bfloat16_max_reduce_scatter_block.3 \
+	man/man3/shmemx_bfloat16_max_reduce_warp.3 \
+	man/man3/shmemx_bfloat16_max_reduce_scatter_warp.3 \
 	man/man3/shmemx_bfloat16_max_reduce_grid.3 \
 	man/man3/shmemx_bfloat16_max_reduce_scatter_grid.3 \
 	man/man3/shmemx_bfloat16_max_reduce_on_stream.3 \
@@ -1303,49 +1593,95 @@ shoal_gpu_man3_pages = \
 	man/man3/shmemx_sum_inscan_block.3 \
 	man/man3/shmemx_float_sum_inscan_block.3 \
 	man/man3/shmemx_float_sum_exscan_block.3 \
+	man/man3/shmemx_float_sum_inscan_warp.3 \
+	man/man3/shmemx_float_sum_exscan_warp.3 \
 	man/man3/shmemx_double_sum_inscan_block.3 \
 	man/man3/shmemx_double_sum_exscan_block.3 \
+	man/man3/shmemx_double_sum_inscan_warp.3 \
+	man/man3/shmemx_double_sum_exscan_warp.3 \
 	man/man3/shmemx_char_sum_inscan_block.3 \
 	man/man3/shmemx_char_sum_exscan_block.3 \
+	man/man3/shmemx_char_sum_inscan_warp.3 \
+	man/man3/shmemx_char_sum_exscan_warp.3 \
 	man/man3/shmemx_schar_sum_inscan_block.3 \
 	man/man3/shmemx_schar_sum_exscan_block.3 \
+	man/man3/shmemx_schar_sum_inscan_warp.3 \
+	man/man3/shmemx_schar_sum_exscan_warp.3 \
 	man/man3/shmemx_short_sum_inscan_block.3 \
 	man/man3/shmemx_short_sum_exscan_block.3 \
+	man/man3/shmemx_short_sum_inscan_warp.3 \
+	man/man3/shmemx_short_sum_exscan_warp.3 \
 	man/man3/shmemx_int_sum_inscan_block.3 \
 	man/man3/shmemx_int_sum_exscan_block.3 \
+	man/man3/shmemx_int_sum_inscan_warp.3 \
+	man/man3/shmemx_int_sum_exscan_warp.3 \
 	man/man3/shmemx_long_sum_inscan_block.3 \
 	man/man3/shmemx_long_sum_exscan_block.3 \
+	man/man3/shmemx_long_sum_inscan_warp.3 \
+	man/man3/shmemx_long_sum_exscan_warp.3 \
 	man/man3/shmemx_longlong_sum_inscan_block.3 \
 	man/man3/shmemx_longlong_sum_exscan_block.3 \
+	man/man3/shmemx_longlong_sum_inscan_warp.3 \
+	man/man3/shmemx_longlong_sum_exscan_warp.3 \
 	man/man3/shmemx_ptrdiff_sum_inscan_block.3 \
 	man/man3/shmemx_ptrdiff_sum_exscan_block.3 \
+	man/man3/shmemx_ptrdiff_sum_inscan_warp.3 \
+	man/man3/shmemx_ptrdiff_sum_exscan_warp.3 \
 	man/man3/shmemx_uchar_sum_inscan_block.3 \
 	man/man3/shmemx_uchar_sum_exscan_block.3 \
+	man/man3/shmemx_uchar_sum_inscan_warp.3 \
+	man/man3/shmemx_uchar_sum_exscan_warp.3 \
 	man/man3/shmemx_ushort_sum_inscan_block.3 \
 	man/man3/shmemx_ushort_sum_exscan_block.3 \
+	man/man3/shmemx_ushort_sum_inscan_warp.3 \
+	man/man3/shmemx_ushort_sum_exscan_warp.3 \
 	man/man3/shmemx_uint_sum_inscan_block.3 \
 	man/man3/shmemx_uint_sum_exscan_block.3 \
+	man/man3/shmemx_uint_sum_inscan_warp.3 \
+	man/man3/shmemx_uint_sum_exscan_warp.3 \
 	man/man3/shmemx_ulong_sum_inscan_block.3 \
 	man/man3/shmemx_ulong_sum_exscan_block.3 \
+	man/man3/shmemx_ulong_sum_inscan_warp.3 \
+	man/man3/shmemx_ulong_sum_exscan_warp.3 \
 	man/man3/shmemx_ulonglong_sum_inscan_block.3 \
 	man/man3/shmemx_ulonglong_sum_exscan_block.3 \
+	man/man3/shmemx_ulonglong_sum_inscan_warp.3 \
+	man/man3/shmemx_ulonglong_sum_exscan_warp.3 \
 	man/man3/shmemx_int8_sum_inscan_block.3 \
 	man/man3/shmemx_int8_sum_exscan_block.3 \
+	man/man3/shmemx_int8_sum_inscan_warp.3 \
+	man/man3/shmemx_int8_sum_exscan_warp.3 \
 	man/man3/shmemx_int16_sum_inscan_block.3 \
 	man/man3/shmemx_int16_sum_exscan_block.3 \
+	man/man3/shmemx_int16_sum_inscan_warp.3 \
+	man/man3/shmemx_int16_sum_exscan_warp.3 \
 	man/man3/shmemx_int32_sum_inscan_block.3 \
 	man/man3/shmemx_int32_sum_exscan_block.3 \
+	man/man3/shmemx_int32_sum_inscan_warp.3 \
+	man/man3/shmemx_int32_sum_exscan_warp.3 \
 	man/man3/shmemx_int64_sum_inscan_block.3 \
 	man/man3/shmemx_int64_sum_exscan_block.3 \
+	man/man3/shmemx_int64_sum_inscan_warp.3 \
+	man/man3/shmemx_int64_sum_exscan_warp.3 \
 	man/man3/shmemx_uint8_sum_inscan_block.3 \
 	man/man3/shmemx_uint8_sum_exscan_block.3 \
+	man/man3/shmemx_uint8_sum_inscan_warp.3 \
+	man/man3/shmemx_uint8_sum_exscan_warp.3 \
 	man/man3/shmemx_uint16_sum_inscan_block.3 \
 	man/man3/shmemx_uint16_sum_exscan_block.3 \
+	man/man3/shmemx_uint16_sum_inscan_warp.3 \
+	man/man3/shmemx_uint16_sum_exscan_warp.3 \
 	man/man3/shmemx_uint32_sum_inscan_block.3 \
 	man/man3/shmemx_uint32_sum_exscan_block.3 \
+	man/man3/shmemx_uint32_sum_inscan_warp.3 \
+	man/man3/shmemx_uint32_sum_exscan_warp.3 \
 	man/man3/shmemx_uint64_sum_inscan_block.3 \
 	man/man3/shmemx_uint64_sum_exscan_block.3 \
+	man/man3/shmemx_uint64_sum_inscan_warp.3 \
+	man/man3/shmemx_uint64_sum_exscan_warp.3 \
 	man/man3/shmemx_size_sum_inscan_block.3 \
 	man/man3/shmemx_size_sum_exscan_block.3 \
+	man/man3/shmemx_size_sum_inscan_warp.3 \
+	man/man3/shmemx_size_sum_exscan_warp.3 \
 	man/man3/shoal_gpu.3
 EXTRA_DIST += $(shoal_gpu_man3_pages) man/gen-gpu-man.sh

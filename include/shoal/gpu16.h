@@ -44,20 +44,21 @@ SHOAL_RMA_DEVICE_TYPES(SHOAL_GPU_IBRMA_TYPED)
 SHOAL_SIZED_RMA(SHOAL_GPU_IBRMA_SIZED)
 
 /* Block-scope prefix sums (extensions: shmemx_TYPENAME_sum_inscan_block,
- * _exscan_block): one block on each member calls with all its threads.
+ * _exscan_block): one block on each member calls with all its threads
+ * (the _warp forms: one warp, L).
  * Member i adds the sources of members 0..i (0..i-1 for exscan) in team
  * order, element by element, between two team barriers; a source that is
  * not symmetric, or dest == source, goes through the team's scratch chunk
  * by chunk (as the block reductions do). */
-template <class T>
+template <class T, class L = shoal_gpu_block_scope>
 __device__ inline void shoal_gpu_scan_block(const char *call, shoal_team *t, T *dest, const T *src,
                                             size_t n, bool inclusive)
 {
   if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {   /* members behind the host proxy: collectives/scan.h */
-    shoal_gpu_rcoll_scan<T>(call, t, dest, src, n, inclusive);
+    shoal_gpu_rcoll_scan<T, L>(call, t, dest, src, n, inclusive);
     return;
   }
-  unsigned tid = shoal_gpu_block_tid(), nt = shoal_gpu_block_size();
+  unsigned tid = L::tid(), nt = L::size();
   bool overlap = !(dest + n <= src || src + n <= dest);
   bool direct = shoal_dev_is_symmetric(src) && shoal_dev_is_symmetric(src + (n ? n - 1 : 0)) && !overlap;
   if (!direct && t->scratch_size < 16 * sizeof(T)) {
@@ -73,34 +74,40 @@ __device__ inline void shoal_gpu_scan_block(const char *call, shoal_team *t, T *
       shoal_gpu_copy_coop(t->scratch, mine, m * sizeof(T), tid, nt);
       mine = (const T *)t->scratch;
     }
-    shoal_gpu_block_barrier(t, call);   /* every member's data is in place */
+    shoal_gpu_block_barrier<L>(t, call);   /* every member's data is in place */
     for (size_t i = tid; i < m; i += nt) {
       T acc = T();
       for (int j = 0; j <= last; j++)
         acc = shoal_gpu_op_sum::f(acc, shoal_gpu_vload((const T *)shoal_dev_ptr(mine, shoal_team_world_pe(t, j)) + i));
       dest[off + i] = acc;
     }
-    shoal_gpu_block_barrier(t, call);   /* nobody changes its data while others read it */
+    shoal_gpu_block_barrier<L>(t, call);   /* nobody changes its data while others read it */
   }
 }
 
-#define SHOAL_GPU_SCAN(T, N) \
+template <class T, class L>
+__device__ inline int shoal_gpu_scan_call(const char *call, shmem_team_t team, T *dest, const T *src, size_t n,
+                                          bool inclusive)
+{
+  shoal_gpu_lane_check<L>(call);
+  shoal_team *t = shoal_gpu_team_or_fail(call, team);
+  shoal_gpu_check_overlap<L>(call, dest, src, n * sizeof(T));
+  shoal_gpu_scan_block<T, L>(call, t, dest, src, n, inclusive);
+  return 0;
+}
+#define SHOAL_GPU_SCAN_AT(T, N, L, SFX) \
   template <class shoal_unused = void> \
-  __device__ inline int shmemx_##N##_sum_inscan_block(shmem_team_t team, T *dest, const T *src, size_t nelems) \
+  __device__ inline int shmemx_##N##_sum_inscan##SFX(shmem_team_t team, T *dest, const T *src, size_t nelems) \
   { \
-    shoal_team *t = shoal_gpu_team_or_fail("shmemx_" #N "_sum_inscan_block", team); \
-    shoal_gpu_check_overlap("shmemx_" #N "_sum_inscan_block", dest, src, nelems * sizeof(T)); \
-    shoal_gpu_scan_block<T>("shmemx_" #N "_sum_inscan_block", t, dest, src, nelems, true); \
-    return 0; \
+    return shoal_gpu_scan_call<T, L>("shmemx_" #N "_sum_inscan" #SFX, team, dest, src, nelems, true); \
   } \
   template <class shoal_unused = void> \
-  __device__ inline int shmemx_##N##_sum_exscan_block(shmem_team_t team, T *dest, const T *src, size_t nelems) \
+  __device__ inline int shmemx_##N##_sum_exscan##SFX(shmem_team_t team, T *dest, const T *src, size_t nelems) \
   { \
-    shoal_team *t = shoal_gpu_team_or_fail("shmemx_" #N "_sum_exscan_block", team); \
-    shoal_gpu_check_overlap("shmemx_" #N "_sum_exscan_block", dest, src, nelems * sizeof(T)); \
-    shoal_gpu_scan_block<T>("shmemx_" #N "_sum_exscan_block", t, dest, src, nelems, false); \
-    return 0; \
+    return shoal_gpu_scan_call<T, L>("shmemx_" #N "_sum_exscan" #SFX, team, dest, src, nelems, false); \
   }
+#define SHOAL_GPU_SCAN(T, N) \
+  SHOAL_GPU_SCAN_AT(T, N, shoal_gpu_block_scope, _block) SHOAL_GPU_SCAN_AT(T, N, shoal_gpu_warp_scope, _warp)
 SHOAL_REDUCE_MINMAX_DEVICE_TYPES(SHOAL_GPU_SCAN)
 
 #endif

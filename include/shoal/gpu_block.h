@@ -1,9 +1,13 @@
-/* Collectives run by one block per PE inside user kernels
+/* Collectives run by one block, or one warp, per PE inside user kernels
  * (shmemx_barrier_all_block, shmemx_TYPE_OP_reduce_block,
- * shmemx_fcollectmem_block, ...): the shared algorithms of collectives/
- * at block scope, with the GPU's typed reducer, the checks of their
- * arguments and the choice of algorithm (shoal_gpu_reduce_pick).
- * Included by <shoal/gpu_x.h>; `man shmemx_barrier_all_block`. */
+ * shmemx_fcollectmem_block, ..., and the same names ending in _warp):
+ * the shared algorithms of collectives/ with the threads of a block or a
+ * warp as one lane (L: shoal_gpu_block_scope or shoal_gpu_warp_scope of
+ * <shoal/gpu_coop.h>), with the GPU's typed reducer, the checks of their
+ * arguments and the choice of algorithm (shoal_gpu_reduce_pick).  A
+ * warp's calls keep their tables in the block's shared memory, as a
+ * block's: one warp of a block at a time.  Included by <shoal/gpu_x.h>;
+ * `man shmemx_barrier_all_block`, `man shmemx_barrier_all_warp`. */
 #ifndef SHOAL_GPU_BLOCK_H
 #define SHOAL_GPU_BLOCK_H
 
@@ -72,13 +76,36 @@ __device__ inline void shoal_reducer_combine1(const shoal_gpu_reducer<T, OP> *, 
   a = OP::f(a, b);
   memcpy(acc, &a, sizeof(T));
 }
-/* The block as one lane of one PE; fresh: the block's kernel began with
- * this call (an _on_stream kernel, collectives/scope.h). */
-__device__ inline shoal_scope shoal_gpu_block_lane(bool fresh = false)
+/* The threads of L (the block, or this thread's warp) as one lane of one
+ * PE; fresh: the block's kernel began with this call (an _on_stream
+ * kernel, collectives/scope.h). */
+template <class L = shoal_gpu_block_scope>
+__device__ inline shoal_scope shoal_gpu_lane_of(bool fresh = false)
 {
-  shoal_scope s = shoal_scope_make(shoal_gpu_block_tid(), shoal_gpu_block_size(), 0, 1, 0);
+  shoal_scope s = shoal_scope_make(L::tid(), L::size(), 0, 1, 0);
   s.fresh = fresh;
+  s.warp = L::warp;
   return s;
+}
+__device__ inline shoal_scope shoal_gpu_block_lane(bool fresh = false) { return shoal_gpu_lane_of<>(fresh); }
+
+/* A _warp collective needs the warp's every thread: the last warp of a
+ * block whose size is not a multiple of the warp's would wait for
+ * threads that do not exist. */
+SHOAL_COLD_FN void shoal_gpu_warp_partial(const char *call, unsigned nthreads, bool say)
+{
+  if (say)
+    printf("shoal: PE %d: error: %s: called by a warp of fewer than %u threads (a block of %u threads): a _warp "
+           "collective needs a whole warp\n", SHOAL_STATE->my_pe, call, SHOAL_GPU_WARP_SIZE, nthreads);
+  shoal_gpu_trap_after(say);
+}
+template <class L> __device__ inline void shoal_gpu_lane_check(const char *call)
+{
+  if (L::warp) {
+    unsigned nt = shoal_gpu_block_size();
+    if (SHOAL_UNLIKELY((shoal_gpu_block_tid() / SHOAL_GPU_WARP_SIZE + 1) * SHOAL_GPU_WARP_SIZE > nt))
+      shoal_gpu_warp_partial(call, nt, shoal_gpu_lane() == 0);
+  }
 }
 /* The block meets the team (team_sync, barrier_all; the library's
  * barrier on a stream).  Where every member is mapped it is the block's
@@ -94,15 +121,16 @@ __device__ inline shoal_scope shoal_gpu_block_lane(bool fresh = false)
  * call, so it has written nothing and the stream's earlier work completed
  * before it: no fence.  Counters only grow: a captured graph replays with
  * no reset. */
+template <class L = shoal_gpu_block_scope>
 __device__ inline void shoal_gpu_block_barrier(shoal_team *t, const char *call, bool fresh = false, bool quiet = false)
 {
   if (t->slot >= 0 && !shoal_gpu_team_proxied(t)) {
-    shoal_scope s = shoal_gpu_block_lane(fresh);
+    shoal_scope s = shoal_gpu_lane_of<L>(fresh);
     shoal_scope_enter(&s, t, call);
     return;
   }
-  __syncthreads();
-  if (shoal_gpu_block_tid() == 0) {
+  L::sync();
+  if (L::tid() == 0) {
     /* barrier_all completes this PE's puts first (quiet: the proxy's are
      * applied at their targets).  A fence alone let a member learn through
      * a mapped peer that everyone had arrived while a put of a third
@@ -112,7 +140,7 @@ __device__ inline void shoal_gpu_block_barrier(shoal_team *t, const char *call, 
     else shoal_fence_system();
     shoal_coll_sync(t);
   }
-  __syncthreads();
+  L::sync();
 }
 
 __device__ inline int shmemx_team_sync_block(shmem_team_t team)
@@ -129,6 +157,19 @@ __device__ inline void shmemx_sync_all_block(void)
 {
   shoal_gpu_block_barrier(shoal_gpu_team_or_fail("shmemx_sync_all_block", SHMEM_TEAM_WORLD), "shmemx_sync_all_block");
 }
+/* The same, by one warp. */
+__device__ inline void shoal_gpu_warp_barrier(const char *call, shmem_team_t team, bool quiet)
+{
+  shoal_gpu_lane_check<shoal_gpu_warp_scope>(call);
+  shoal_gpu_block_barrier<shoal_gpu_warp_scope>(shoal_gpu_team_or_fail(call, team), call, false, quiet);
+}
+__device__ inline int shmemx_team_sync_warp(shmem_team_t team)
+{
+  shoal_gpu_warp_barrier("shmemx_team_sync_warp", team, false);
+  return 0;
+}
+__device__ inline void shmemx_barrier_all_warp(void) { shoal_gpu_warp_barrier("shmemx_barrier_all_warp", SHMEM_TEAM_WORLD, true); }
+__device__ inline void shmemx_sync_all_warp(void) { shoal_gpu_warp_barrier("shmemx_sync_all_warp", SHMEM_TEAM_WORLD, false); }
 
 
 /* OpenSHMEM allows dest == source or no overlap; anything else stops the
@@ -171,11 +212,11 @@ __device__ inline bool shoal_gpu_reduce_overlaps(const shoal_team *t, bool scatt
   if (scatter) return shoal_gpu_scatter_overlaps(dest, nb, src, nb * (size_t)t->size);
   return dest != src && shoal_gpu_scatter_overlaps(dest, nb, src, nb);
 }
+template <class L = shoal_gpu_block_scope>
 __device__ inline void shoal_gpu_check_overlap(const char *call, const void *dest, const void *src, size_t bytes)
 {
   const char *d = (const char *)dest, *s = (const char *)src;
-  if (SHOAL_UNLIKELY(d != s && d < s + bytes && s < d + bytes))
-    shoal_gpu_overlap_fail(call, dest, src, shoal_gpu_block_tid() == 0);
+  if (SHOAL_UNLIKELY(d != s && d < s + bytes && s < d + bytes)) shoal_gpu_overlap_fail(call, dest, src, L::tid() == 0);
 }
 /* LL's lane: the block (GRID false: the block entry points and the
  * one-block _on_stream kernels, where the lane count is a constant), or a
@@ -184,10 +225,10 @@ __device__ inline void shoal_gpu_check_overlap(const char *call, const void *des
  * runtime value the small calls cost 0.2-0.3 us more, bench/RESULTS.md
  * session 20), whose calls take up to half the team's ring. */
 __device__ inline shoal_scope shoal_grid_scope(bool local);   /* gpu_grid.h */
-template <bool GRID>
+template <bool GRID, class L = shoal_gpu_block_scope>
 __device__ inline shoal_scope shoal_gpu_ll_scope(void)
 {
-  return GRID ? shoal_grid_scope(false) : shoal_gpu_block_lane();
+  return GRID ? shoal_grid_scope(false) : shoal_gpu_lane_of<L>();
 }
 /* The element sizes LL carries (collectives/reduce_select.h:
  * shoal_reduce_ll_fits): the entry points leave LL's code out for the
@@ -198,11 +239,11 @@ template <class T> constexpr bool shoal_gpu_ll_elem = sizeof(T) == 4 || sizeof(T
 /* All-reduce of 4- and 8-byte types (collectives/reduce_select.h:
  * shoal_reduce_ll_fits).  dest may be src (checked by the caller: or
  * disjoint from it). */
-template <class T, class OP, bool GRID = false>
+template <class T, class OP, bool GRID = false, class L = shoal_gpu_block_scope>
 __device__ inline void shoal_gpu_reduce_ll(const char *call, shoal_team *t, T *dest, const T *src, size_t n)
 {
   __shared__ shoal_ll ll;
-  shoal_scope s = shoal_gpu_ll_scope<GRID>();
+  shoal_scope s = shoal_gpu_ll_scope<GRID, L>();
   shoal_gpu_reducer<T, OP> r;
   shoal_ll_reduce(&s, t, &ll, &r, dest, src, n, call);
 }
@@ -212,23 +253,23 @@ __device__ inline void shoal_gpu_reduce_ll(const char *call, shoal_team *t, T *d
  * grid, both _on_stream kernels) reach it -- inlined into each, with the
  * all-reduce beside it behind a runtime flag, it multiplied ptxas's time
  * for gpu_lib.cu (RESULTS.md, session 9). */
-template <class T, class OP, bool GRID = false>
+template <class T, class OP, bool GRID = false, class L = shoal_gpu_block_scope>
 __device__ __noinline__ void shoal_gpu_reduce_scatter_ll(const char *call, shoal_team *t, T *dest, const T *src,
                                                          size_t n)
 {
   __shared__ shoal_ll ll;
-  shoal_scope s = shoal_gpu_ll_scope<GRID>();
+  shoal_scope s = shoal_gpu_ll_scope<GRID, L>();
   shoal_gpu_reducer<T, OP> r;
   shoal_ll_reduce_scatter(&s, t, &ll, &r, dest, src, n, call);
 }
 /* Broadcast (which 0), fcollect (1), alltoall (2) of nbytes, a whole
  * number of words (shoal_ll_fits, shoal_ll_words). */
-template <bool GRID = false>
+template <bool GRID = false, class L = shoal_gpu_block_scope>
 __device__ inline void shoal_gpu_move_ll(const char *call, int which, shoal_team *t, void *dest, const void *src,
                                          size_t nbytes, int root)
 {
   __shared__ shoal_ll ll;
-  shoal_scope s = shoal_gpu_ll_scope<GRID>();
+  shoal_scope s = shoal_gpu_ll_scope<GRID, L>();
   shoal_ll_move(&s, t, &ll, which, dest, src, nbytes, root, call);
 }
 
@@ -283,19 +324,20 @@ __device__ inline int shoal_gpu_reduce_pick(const shoal_team *t, int where, bool
   return algo;
 }
 
-/* The same, by thread 0 of the block, whose every thread calls it and gets
- * the answer: the selection's struct would otherwise sit in the local
- * memory of each thread (the block all-reduce of 16 KB: 9.8 -> 9.1 us,
- * bench/RESULTS.md, session 10). */
+/* The same, by thread 0 of the block (or warp), whose every thread calls
+ * it and gets the answer: the selection's struct would otherwise sit in
+ * the local memory of each thread (the block all-reduce of 16 KB: 9.8 ->
+ * 9.1 us, bench/RESULTS.md, session 10). */
+template <class L = shoal_gpu_block_scope>
 __device__ inline int shoal_gpu_reduce_pick_block(const shoal_team *t, int where, bool scatter, const void *dest,
                                                   const void *src, size_t n, size_t es, bool ll = true,
                                                   size_t ll_span = 1)
 {
   __shared__ int picked;
-  if (shoal_gpu_block_tid() == 0) picked = shoal_gpu_reduce_pick(t, where, scatter, dest, src, n, es, ll, ll_span);
-  __syncthreads();
+  if (L::tid() == 0) picked = shoal_gpu_reduce_pick(t, where, scatter, dest, src, n, es, ll, ll_span);
+  L::sync();
   int algo = picked;
-  __syncthreads();   /* picked is read before a later call writes it */
+  L::sync();   /* picked is read before a later call writes it */
   return algo;
 }
 
@@ -313,21 +355,21 @@ __device__ inline void shoal_gpu_reduce_scoped(const char *call, const shoal_sco
   else shoal_reduce_run_direct(s, t, &r, algo, scatter, ps, pd, dest, src, n, call);
 }
 
-/* What only a whole block runs (on a grid: block 0): LL (ll: where it can
- * be picked), the channel algorithms, a refusal. */
-template <class T, class OP>
+/* What only a whole lane runs (a block or a warp; on a grid: block 0): LL
+ * (ll: where it can be picked), the channel algorithms, a refusal. */
+template <class T, class OP, class L = shoal_gpu_block_scope>
 __device__ inline void shoal_gpu_reduce_block_only(const char *call, shoal_team *t, int algo, bool scatter, T *dest,
                                                    const T *src, size_t n, bool ll = true)
 {
   if (shoal_gpu_ll_elem<T> && ll && algo == SHOAL_REDUCE_LL) {
     if constexpr (shoal_gpu_ll_elem<T>) {
-      if (scatter) shoal_gpu_reduce_scatter_ll<T, OP>(call, t, dest, src, n);
-      else shoal_gpu_reduce_ll<T, OP>(call, t, dest, src, n);
+      if (scatter) shoal_gpu_reduce_scatter_ll<T, OP, false, L>(call, t, dest, src, n);
+      else shoal_gpu_reduce_ll<T, OP, false, L>(call, t, dest, src, n);
     }
   } else if (algo == SHOAL_REDUCE_CHANNELS || algo == SHOAL_ALLREDUCE_HIER) {   /* more members than a lane's tables hold, or nodes */
-    shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, n, scatter);
+    shoal_gpu_rcoll_reduce<T, OP, L>(call, t, dest, src, n, scatter);
   } else {
-    if (shoal_gpu_block_tid() == 0) shoal_gpu_fail(call, src, -1);   /* the source must be symmetric */
+    if (L::tid() == 0) shoal_gpu_fail(call, src, -1);   /* the source must be symmetric */
   }
 }
 __device__ inline bool shoal_gpu_reduce_scoped_algo(int algo)
@@ -335,49 +377,54 @@ __device__ inline bool shoal_gpu_reduce_scoped_algo(int algo)
   return algo == SHOAL_REDUCE_PULL || algo == SHOAL_REDUCE_STAGED || algo == SHOAL_REDUCE_TWOSHOT ||
          algo == SHOAL_REDUCE_RING;
 }
-template <class T, class OP>
+template <class T, class OP, class L = shoal_gpu_block_scope>
 __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T *dest, const T *src, size_t n,
                                               bool scatter, bool fresh = false, bool ll = true)
 {
   if (scatter && SHOAL_UNLIKELY(shoal_gpu_scatter_overlaps(dest, n * sizeof(T), src, n * sizeof(T) * (size_t)t->size)))
-    shoal_gpu_scatter_overlap_fail(call, dest, src, shoal_gpu_block_tid() == 0);
-  int algo = shoal_gpu_reduce_pick_block(t, SHOAL_AT_BLOCK, scatter, dest, src, n, sizeof(T), ll);
+    shoal_gpu_scatter_overlap_fail(call, dest, src, L::tid() == 0);
+  int algo = shoal_gpu_reduce_pick_block<L>(t, SHOAL_AT_BLOCK, scatter, dest, src, n, sizeof(T), ll);
   if (!shoal_gpu_reduce_scoped_algo(algo)) {
-    shoal_gpu_reduce_block_only<T, OP>(call, t, algo, scatter, dest, src, n, ll);
+    shoal_gpu_reduce_block_only<T, OP, L>(call, t, algo, scatter, dest, src, n, ll);
     return;
   }
-  shoal_scope s = shoal_gpu_block_lane(fresh);
+  shoal_scope s = shoal_gpu_lane_of<L>(fresh);
   shoal_gpu_reduce_scoped<T, OP>(call, &s, t, algo, scatter, dest, src, n);
 }
 
-/* The typed _reduce_block and _reduce_scatter_block entry points (below,
- * and the 16-bit floats' in <shoal/gpu_reduce16.h>). */
-template <class T, class OP>
+/* The typed _reduce_block and _reduce_scatter_block entry points, and
+ * their _warp forms (below, and the 16-bit floats' in
+ * <shoal/gpu_reduce16.h>). */
+template <class T, class OP, class L = shoal_gpu_block_scope>
 __device__ inline int shoal_gpu_reduce_block_call(const char *call, const char *call_sym, shmem_team_t team,
                                                   T *dest, const T *src, size_t nreduce, bool scatter)
 {
+  shoal_gpu_lane_check<L>(call);
   shoal_team *t = shoal_gpu_team_or_fail(call, team);
-  if (!scatter) shoal_gpu_check_overlap(call, dest, src, nreduce * sizeof(T));
+  if (!scatter) shoal_gpu_check_overlap<L>(call, dest, src, nreduce * sizeof(T));
   if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t)))
-    shoal_gpu_rcoll_reduce<T, OP>(call, t, dest, src, nreduce, scatter);
+    shoal_gpu_rcoll_reduce<T, OP, L>(call, t, dest, src, nreduce, scatter);
   else
-    shoal_gpu_reduce_block<T, OP>(scatter ? call_sym : call, t, dest, src, nreduce, scatter);
+    shoal_gpu_reduce_block<T, OP, L>(scatter ? call_sym : call, t, dest, src, nreduce, scatter);
   return 0;
 }
-#define SHOAL_GPU_REDUCE_OP(T, N, OP) \
-  template <class shoal_unused = void> __device__ inline int shmemx_##N##_##OP##_reduce_block(shmem_team_t team, T *dest, const T *src, \
+#define SHOAL_GPU_REDUCE_OP_AT(T, N, OP, L, SFX) \
+  template <class shoal_unused = void> __device__ inline int shmemx_##N##_##OP##_reduce##SFX(shmem_team_t team, T *dest, const T *src, \
                                                         size_t nreduce) \
   { \
-    return shoal_gpu_reduce_block_call<T, shoal_gpu_op_##OP>("shmemx_" #N "_" #OP "_reduce_block", NULL, team, \
-                                                             dest, src, nreduce, false); \
+    return shoal_gpu_reduce_block_call<T, shoal_gpu_op_##OP, L>("shmemx_" #N "_" #OP "_reduce" #SFX, NULL, team, \
+                                                                dest, src, nreduce, false); \
   } \
-  template <class shoal_unused = void> __device__ inline int shmemx_##N##_##OP##_reduce_scatter_block(shmem_team_t team, T *dest, \
+  template <class shoal_unused = void> __device__ inline int shmemx_##N##_##OP##_reduce_scatter##SFX(shmem_team_t team, T *dest, \
                                                                 const T *src, size_t nreduce) \
   { \
-    return shoal_gpu_reduce_block_call<T, shoal_gpu_op_##OP>( \
-        "shmemx_" #N "_" #OP "_reduce_scatter_block", \
-        "shmemx_" #N "_" #OP "_reduce_scatter_block (source must be symmetric)", team, dest, src, nreduce, true); \
+    return shoal_gpu_reduce_block_call<T, shoal_gpu_op_##OP, L>( \
+        "shmemx_" #N "_" #OP "_reduce_scatter" #SFX, \
+        "shmemx_" #N "_" #OP "_reduce_scatter" #SFX " (source must be symmetric)", team, dest, src, nreduce, true); \
   }
+#define SHOAL_GPU_REDUCE_OP(T, N, OP) \
+  SHOAL_GPU_REDUCE_OP_AT(T, N, OP, shoal_gpu_block_scope, _block) \
+  SHOAL_GPU_REDUCE_OP_AT(T, N, OP, shoal_gpu_warp_scope, _warp)
 #define SHOAL_GPU_REDUCE_BITWISE(T, N) \
   SHOAL_GPU_REDUCE_OP(T, N, and) SHOAL_GPU_REDUCE_OP(T, N, or) SHOAL_GPU_REDUCE_OP(T, N, xor)
 #define SHOAL_GPU_REDUCE_MINMAX(T, N) SHOAL_GPU_REDUCE_OP(T, N, min) SHOAL_GPU_REDUCE_OP(T, N, max)
@@ -395,24 +442,25 @@ SHOAL_REDUCE_MINMAX_DEVICE_TYPES(SHOAL_GPU_REDUCE_ARITH)
  * _on_stream push kernel, which the host launches only where LL does not
  * fit: without LL's branch it ran 2-4% faster, bench/RESULTS.md session
  * 16). */
+template <class L = shoal_gpu_block_scope>
 __device__ inline int shoal_gpu_move_block(const char *call, int which, shmem_team_t team, void *dest,
                                            const void *src, size_t nbytes, int root, bool fresh = false,
                                            bool ll = true)
 {
+  shoal_gpu_lane_check<L>(call);
   shoal_team *t = shoal_gpu_team_or_fail(call, team);
-  if (which == 0 && SHOAL_UNLIKELY(root < 0 || root >= t->size))
-    shoal_gpu_root_fail(call, root, t->size, shoal_gpu_block_tid() == 0);
+  if (which == 0 && SHOAL_UNLIKELY(root < 0 || root >= t->size)) shoal_gpu_root_fail(call, root, t->size, L::tid() == 0);
   /* behind the proxy, or more members than a lane's peer table holds */
   if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t) || t->size > SHOAL_SCOPE_MAX_PEERS)) {
-    shoal_gpu_rcoll_move(call, which, t, dest, src, nbytes, root);
+    shoal_gpu_rcoll_move<L>(call, which, t, dest, src, nbytes, root);
     return 0;
   }
   if (ll && shoal_move_ll_fits(which, shoal_ll_slot(t), 1, t->size, nbytes)) {
-    shoal_gpu_move_ll<>(call, which, t, dest, src, nbytes, root);
+    shoal_gpu_move_ll<false, L>(call, which, t, dest, src, nbytes, root);
     return 0;
   }
   __shared__ char *pd[SHOAL_SCOPE_MAX_PEERS];
-  shoal_scope s = shoal_gpu_block_lane(fresh);
+  shoal_scope s = shoal_gpu_lane_of<L>(fresh);
   shoal_push_move(&s, t, pd, which, dest, src, nbytes, root, call);   /* an unmapped member stops the kernel */
   return 0;
 }
@@ -428,6 +476,19 @@ __device__ inline int shmemx_fcollectmem_block(shmem_team_t team, void *dest, co
 __device__ inline int shmemx_alltoallmem_block(shmem_team_t team, void *dest, const void *src, size_t nbytes)
 {
   return shoal_gpu_move_block("shmemx_alltoallmem_block", 2, team, dest, src, nbytes, 0);
+}
+__device__ inline int shmemx_broadcastmem_warp(shmem_team_t team, void *dest, const void *src, size_t nbytes,
+                                               int root)
+{
+  return shoal_gpu_move_block<shoal_gpu_warp_scope>("shmemx_broadcastmem_warp", 0, team, dest, src, nbytes, root);
+}
+__device__ inline int shmemx_fcollectmem_warp(shmem_team_t team, void *dest, const void *src, size_t nbytes)
+{
+  return shoal_gpu_move_block<shoal_gpu_warp_scope>("shmemx_fcollectmem_warp", 1, team, dest, src, nbytes, 0);
+}
+__device__ inline int shmemx_alltoallmem_warp(shmem_team_t team, void *dest, const void *src, size_t nbytes)
+{
+  return shoal_gpu_move_block<shoal_gpu_warp_scope>("shmemx_alltoallmem_warp", 2, team, dest, src, nbytes, 0);
 }
 
 #endif

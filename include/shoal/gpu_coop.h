@@ -34,7 +34,14 @@ __device__ inline unsigned shoal_gpu_lane(void) { return __lane_id(); }
 #define SHOAL_GPU_SYNCWARP() __syncwarp()
 #define SHOAL_GPU_LDCG(p) __ldcg(p)
 #else
-#define SHOAL_GPU_SYNCWARP() __builtin_amdgcn_wave_barrier()
+/* A wavefront runs in lockstep; the fences order its lanes' memory
+ * accesses around the barrier, as HIP's own __syncwarp (ROCm 6). */
+#define SHOAL_GPU_SYNCWARP() \
+  do { \
+    __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront"); \
+    __builtin_amdgcn_wave_barrier(); \
+    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront"); \
+  } while (0)
 #define SHOAL_GPU_LDCG(p) (*(p))
 #endif
 
@@ -105,13 +112,16 @@ __device__ inline void shoal_gpu_copy_coop(void *dst, const void *src, size_t n,
   }
 }
 
-/* Scope of a cooperative call: which threads share it, and how they meet. */
+/* Scope of a cooperative call: which threads share it, and how they meet
+ * (warp: a lane of the collectives is one warp, collectives/scope.h). */
 struct shoal_gpu_warp_scope {
+  static constexpr bool warp = true;
   __device__ static unsigned tid(void) { return shoal_gpu_lane(); }
   __device__ static unsigned size(void) { return SHOAL_GPU_WARP_SIZE; }
   __device__ static void sync(void) { SHOAL_GPU_SYNCWARP(); }
 };
 struct shoal_gpu_block_scope {
+  static constexpr bool warp = false;
   __device__ static unsigned tid(void) { return shoal_gpu_block_tid(); }
   __device__ static unsigned size(void) { return shoal_gpu_block_size(); }
   __device__ static void sync(void) { __syncthreads(); }

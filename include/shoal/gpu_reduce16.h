@@ -1,6 +1,7 @@
 /* 16-bit float reductions on the GPU: half (IEEE binary16) and bfloat16,
  * OP sum, prod, min, max, as the host's shmemx_half_OP_reduce:
  *   shmemx_half_OP_reduce_block, shmemx_half_OP_reduce_scatter_block
+ *   shmemx_half_OP_reduce_warp, shmemx_half_OP_reduce_scatter_warp
  *   shmemx_half_OP_reduce_grid, shmemx_half_OP_reduce_scatter_grid
  *   shmemx_half_OP_reduce_on_stream, shmemx_half_OP_reduce_scatter_on_stream
  * and the same for bfloat16.  They are the typed forms' algorithms and
@@ -39,16 +40,16 @@ __host__ __device__ inline bool shoal_gpu_f16_paired(const void *dest, const voi
 
 /* One entry point of each scope over E, or E2 (pairs) where PAIRS and
  * the call allows. */
-template <class E, class E2, class OP, bool PAIRS, class H>
+template <class E, class E2, class OP, bool PAIRS, class L, class H>
 __device__ inline int shoal_gpu_reduce16_block(const char *call, const char *call_sym, shmem_team_t team, H *dest,
                                                const H *src, size_t n, bool scatter)
 {
   if constexpr (PAIRS)
     if (shoal_gpu_f16_paired(dest, src, n))
-      return shoal_gpu_reduce_block_call<E2, OP>(call, call_sym, team, (E2 *)(void *)dest, (const E2 *)(const void *)src,
-                                                 n / 2, scatter);
-  return shoal_gpu_reduce_block_call<E, OP>(call, call_sym, team, shoal_gpu_f16_elems<E>(dest),
-                                            shoal_gpu_f16_elems<E>(src), n, scatter);
+      return shoal_gpu_reduce_block_call<E2, OP, L>(call, call_sym, team, (E2 *)(void *)dest,
+                                                    (const E2 *)(const void *)src, n / 2, scatter);
+  return shoal_gpu_reduce_block_call<E, OP, L>(call, call_sym, team, shoal_gpu_f16_elems<E>(dest),
+                                               shoal_gpu_f16_elems<E>(src), n, scatter);
 }
 template <class E, class E2, class OP, bool PAIRS, class H>
 __device__ inline int shoal_gpu_reduce16_grid(const char *call, shmem_team_t team, H *dest, const H *src, size_t n,
@@ -80,21 +81,24 @@ static inline int shoal_gpu_reduce16_on_stream(const char *call, shmem_team_t te
 
 /* PAIRS: sum and prod (elementwise on a pair); min and max compare single
  * elements. */
+#define SHOAL_GPU_REDUCE16_LANE(E, E2, N, OP, PAIRS, L, SFX) \
+  template <class H> \
+  __device__ inline int shmemx_##N##_##OP##_reduce##SFX(shmem_team_t team, H *dest, const H *source, size_t nreduce) \
+  { \
+    return shoal_gpu_reduce16_block<E, E2, shoal_gpu_op_##OP, PAIRS, L>("shmemx_" #N "_" #OP "_reduce" #SFX, NULL, \
+                                                                       team, dest, source, nreduce, false); \
+  } \
+  template <class H> \
+  __device__ inline int shmemx_##N##_##OP##_reduce_scatter##SFX(shmem_team_t team, H *dest, const H *source, \
+                                                                size_t nreduce) \
+  { \
+    return shoal_gpu_reduce16_block<E, E2, shoal_gpu_op_##OP, PAIRS, L>( \
+        "shmemx_" #N "_" #OP "_reduce_scatter" #SFX, \
+        "shmemx_" #N "_" #OP "_reduce_scatter" #SFX " (source must be symmetric)", team, dest, source, nreduce, true); \
+  }
 #define SHOAL_GPU_REDUCE16_OP(E, E2, N, OP, PAIRS) \
-  template <class H> \
-  __device__ inline int shmemx_##N##_##OP##_reduce_block(shmem_team_t team, H *dest, const H *source, size_t nreduce) \
-  { \
-    return shoal_gpu_reduce16_block<E, E2, shoal_gpu_op_##OP, PAIRS>("shmemx_" #N "_" #OP "_reduce_block", NULL, \
-                                                                    team, dest, source, nreduce, false); \
-  } \
-  template <class H> \
-  __device__ inline int shmemx_##N##_##OP##_reduce_scatter_block(shmem_team_t team, H *dest, const H *source, \
-                                                                 size_t nreduce) \
-  { \
-    return shoal_gpu_reduce16_block<E, E2, shoal_gpu_op_##OP, PAIRS>( \
-        "shmemx_" #N "_" #OP "_reduce_scatter_block", \
-        "shmemx_" #N "_" #OP "_reduce_scatter_block (source must be symmetric)", team, dest, source, nreduce, true); \
-  } \
+  SHOAL_GPU_REDUCE16_LANE(E, E2, N, OP, PAIRS, shoal_gpu_block_scope, _block) \
+  SHOAL_GPU_REDUCE16_LANE(E, E2, N, OP, PAIRS, shoal_gpu_warp_scope, _warp) \
   template <class H> \
   __device__ inline int shmemx_##N##_##OP##_reduce_grid(shmem_team_t team, H *dest, const H *source, size_t nreduce) \
   { \

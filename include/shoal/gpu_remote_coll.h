@@ -160,36 +160,39 @@ static __device__ __noinline__ void shoal_gpu_rcoll_run(const char *call, int wh
   shoal_fence_system();
 }
 
-/* The whole block calls: it meets, thread 0 runs the collective, it meets
- * again, and every thread sees what thread 0 and the proxy wrote. */
+/* The whole block (or warp: L) calls: it meets, thread 0 runs the
+ * collective, it meets again, and every thread sees what thread 0 and the
+ * proxy wrote. */
+template <class L = shoal_gpu_block_scope>
 __device__ inline void shoal_gpu_rcoll_block(const char *call, int which, shoal_team *t, int type, int op,
                                              void *dest, const void *src, size_t n, int root)
 {
-  __syncthreads();
-  if (shoal_gpu_block_tid() == 0) shoal_gpu_rcoll_run(call, which, t, type, op, dest, src, n, root);
-  __syncthreads();
+  L::sync();
+  if (L::tid() == 0) shoal_gpu_rcoll_run(call, which, t, type, op, dest, src, n, root);
+  L::sync();
   shoal_fence_system();   /* no stale line of dest in this thread's view */
 }
-template <class T, class OP>
+template <class T, class OP, class L = shoal_gpu_block_scope>
 __device__ inline void shoal_gpu_rcoll_reduce(const char *call, shoal_team *t, T *dest, const T *src, size_t n,
                                               bool scatter)
 {
   static_assert(shoal_gpu_rtype<T>() >= 0, "a GPU reduction's element type the type-erased algorithms know");
-  shoal_gpu_rcoll_block(call, scatter ? SHOAL_GPU_RC_REDUCE_SCATTER : SHOAL_GPU_RC_ALLREDUCE, t,
+  shoal_gpu_rcoll_block<L>(call, scatter ? SHOAL_GPU_RC_REDUCE_SCATTER : SHOAL_GPU_RC_ALLREDUCE, t,
                         shoal_gpu_rtype<T>(), shoal_gpu_rop<OP>::value, dest, src, n * shoal_gpu_relems<T>(), 0);
 }
-template <class T>
+template <class T, class L = shoal_gpu_block_scope>
 __device__ inline void shoal_gpu_rcoll_scan(const char *call, shoal_team *t, T *dest, const T *src, size_t n,
                                             bool inclusive)
 {
   static_assert(shoal_gpu_rtype<T>() >= 0, "a GPU scan's element type the type-erased algorithms know");
-  shoal_gpu_rcoll_block(call, inclusive ? SHOAL_GPU_RC_INSCAN : SHOAL_GPU_RC_EXSCAN, t, shoal_gpu_rtype<T>(),
+  shoal_gpu_rcoll_block<L>(call, inclusive ? SHOAL_GPU_RC_INSCAN : SHOAL_GPU_RC_EXSCAN, t, shoal_gpu_rtype<T>(),
                         SHOAL_OP_sum, dest, src, n, 0);
 }
+template <class L = shoal_gpu_block_scope>
 __device__ inline void shoal_gpu_rcoll_move(const char *call, int which, shoal_team *t, void *dest,
                                             const void *src, size_t nbytes, int root)
 {
-  shoal_gpu_rcoll_block(call, which, t, 0, 0, dest, src, nbytes, root);
+  shoal_gpu_rcoll_block<L>(call, which, t, 0, 0, dest, src, nbytes, root);
 }
 
 #endif

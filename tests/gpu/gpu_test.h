@@ -45,6 +45,8 @@
 #define cudaEventSynchronize hipEventSynchronize
 #define cudaEventElapsedTime hipEventElapsedTime
 #define cudaGetDevice hipGetDevice
+#define cudaDeviceGetAttribute hipDeviceGetAttribute
+#define cudaDevAttrWarpSize hipDeviceAttributeWarpSize
 #define cudaDeviceGetPCIBusId hipDeviceGetPCIBusId
 #endif
 

@@ -61,6 +61,7 @@ build test_proxy $T/test_proxy.cu &
 build test_rcoll $T/test_rcoll.cu &
 build test_hier $T/test_hier.cu &
 build test_grid $T/test_grid.cu &
+build test_warp $T/test_warp.cu &
 build test_f16 $T/test_f16.cu &
 build test_watchdog $T/test_watchdog.cu &
 build test_badarg $T/test_badarg.cu &
@@ -79,6 +80,7 @@ if [ -z "$hipcc" ] && [ -z "${SHOAL_GPU_NO_BENCH:-}" ]; then
   build bench_proxy $S/bench/gpu/bench_proxy.cu &
   build bench_grid $S/bench/gpu/bench_grid.cu &
   build bench_f16 $S/bench/gpu/bench_f16.cu &
+  build bench_warp $S/bench/gpu/bench_warp.cu &
   build bench_small_stream $S/bench/gpu/bench_small_stream.cu &
   build bench_gridsync $S/bench/gpu/bench_gridsync.cu &
   build bench_sync_parts $S/bench/gpu/bench_sync_parts.cu &
@@ -142,7 +144,7 @@ case " $nps " in
    done ;;
 esac
 for np in $(want local && echo $nps); do
-  for p in test_host test_device test_coll test_grid test_f16 test_v16 test_proxy test_rcoll "test_multi_tu $O/libmtu_dl.so" ring_put_signal fused_allreduce; do
+  for p in test_host test_device test_coll test_grid test_warp test_f16 test_v16 test_proxy test_rcoll "test_multi_tu $O/libmtu_dl.so" ring_put_signal fused_allreduce; do
     echo "== $p with $np PEs"
     if ! launch "$np" $O/$p; then echo "FAIL: $p with $np PEs"; status=1; fi
   done
@@ -165,6 +167,11 @@ for np in $(want local && echo $nps); do
         cat "$O/test_grid.$m.log"; echo "FAIL: test_grid $m with $np PEs"; status=1
       fi
     done
+    echo "== test_warp partial with $np PEs (must fail with a message)"
+    if launch "$np" "$O/test_warp" partial > "$O/test_warp.partial.log" 2>&1 ||
+       ! grep -q "error: shmemx_int_sum_reduce_warp: called by a warp of fewer than" "$O/test_warp.partial.log"; then
+      cat "$O/test_warp.partial.log"; echo "FAIL: test_warp partial with $np PEs"; status=1
+    fi
     # bad arguments to the _on_stream collectives, at sizes that LL's
     # kernels (whose host checks for them) and the grid kernels carry
     for c in "root 4096" "root 65536" "root 1048576" "overlap 4096" "overlap 65536" "overlap 1048576" \
@@ -195,12 +202,12 @@ done
 # SHOAL_WAIT_TIMEOUT (default 90 s here) ends a run that hangs with what it
 # waited for (session 17: test_coll through the proxy hung silently).
 for prov in $(want proxy && echo ${SHOAL_GPU_PROVIDERS:-shm "tcp;ofi_rxm"}); do
-  for p in test_proxy test_device test_coll test_host test_grid test_f16 ring_put_signal fused_allreduce \
+  for p in test_proxy test_device test_coll test_host test_grid test_warp test_f16 ring_put_signal fused_allreduce \
            "test_multi_tu $O/libmtu_dl.so"; do
     echo "== $p with 2 PEs, every peer behind the proxy (FI_PROVIDER=$prov)"
     (export SHOAL_PES_PER_NODE=1 FI_PROVIDER="$prov" SHOAL_TEST_GRID_QUICK=1 SHOAL_WAIT_TIMEOUT=${SHOAL_WAIT_TIMEOUT:-90}; launch 2 $O/$p) || { echo "FAIL: $p through the proxy ($prov)"; status=1; }
   done
-  for p in test_proxy test_device test_coll; do
+  for p in test_proxy test_device test_coll test_warp; do
     echo "== $p with 4 PEs, every peer behind the proxy (FI_PROVIDER=$prov)"
     (export SHOAL_PES_PER_NODE=1 FI_PROVIDER="$prov" SHOAL_WAIT_TIMEOUT=${SHOAL_WAIT_TIMEOUT:-90}; launch 4 $O/$p) || { echo "FAIL: $p through the proxy, 4 PEs ($prov)"; status=1; }
   done
@@ -210,7 +217,7 @@ for np in 2 4; do
   echo "== test_rcoll with $np PEs, every peer behind the proxy (FI_PROVIDER=shm)"
   (export SHOAL_PES_PER_NODE=1 FI_PROVIDER=shm; launch $np $O/test_rcoll) || { echo "FAIL: test_rcoll through the proxy ($np PEs)"; status=1; }
 done
-for p in test_proxy test_device test_rcoll; do
+for p in test_proxy test_device test_rcoll test_warp; do
   echo "== $p with 4 PEs, 2 per node (load/store and proxy)"
   (export SHOAL_PES_PER_NODE=2 FI_PROVIDER=shm; launch 4 $O/$p) || { echo "FAIL: $p mixed"; status=1; }
 done
@@ -264,12 +271,13 @@ if [ $bench -eq 1 ] && [ "$ngpu" -ge 2 ]; then
   echo "== bench_grid (Shoal)"; launch 2 "$O/bench_grid" || status=1
   echo "== bench_grid (Shoal, SHOAL_ALLREDUCE=ring)"; (export SHOAL_ALLREDUCE=ring; launch 2 "$O/bench_grid") || status=1
   echo "== bench_f16 (Shoal)"; launch 2 "$O/bench_f16" || status=1
+  echo "== bench_warp (Shoal)"; launch 2 "$O/bench_warp" || status=1
   echo "== bench_small_stream (Shoal)"; launch 2 "$O/bench_small_stream" || status=1
   echo "== bench_gridsync (Shoal beside CUDA's grid.sync)"; launch 2 "$O/bench_gridsync" || status=1
   echo "== bench_sync_parts (Shoal's barrier kernel, step by step)"; launch 2 "$O/bench_sync_parts" || status=1
   echo "== bench_push_parts (Shoal's grid push, step by step)"; launch 2 "$O/bench_push_parts" 200 || status=1
   if [ -n "${NVSHMEM_HOME:-}" ]; then
-    for b in bench_p2p bench_dcoll bench_grid bench_f16; do
+    for b in bench_p2p bench_dcoll bench_grid bench_f16 bench_warp; do
       "$S/tests/gpu/nvshmem-build.sh" $b "$O" || status=1
       echo "== $b (NVSHMEM)"; NVSHMEM_SYMMETRIC_SIZE=1G launch 2 "$O/${b}_nvshmem" || status=1
     done

@@ -4,7 +4,7 @@
  * on the world team and on split teams; _on_stream rounds back to back
  * with no barrier; then a captured CUDA graph of
  * fill -> all-reduce -> check replayed many times with no host reset. */
-#include "gpu_test.h"
+#include "coll_test.h"
 
 /* Small integers keep float sums exact in any order. */
 __host__ __device__ static inline float fval(uint64_t seed, int pe, size_t i, unsigned salt)
@@ -43,16 +43,6 @@ __global__ void k_move(shmem_team_t team, char *fc_d, const char *fc_s, char *aa
   shmemx_fcollectmem_block(team, fc_d, fc_s, nb);
   shmemx_alltoallmem_block(team, aa_d, aa_s, nb);
   shmemx_broadcastmem_block(team, bc_d, bc_s, nb, root);
-}
-
-/* A member that falls behind for a while (about 100-200 us). */
-__device__ inline void fall_behind(int us)
-{
-#if defined(__CUDACC__)
-  for (int k = 0; k < us; k++) __nanosleep(1000);
-#else
-  for (int k = 0; k < us; k++) __builtin_amdgcn_s_sleep(32);   /* 64 x 32 clocks: about 1 us */
-#endif
 }
 
 /* Many small all-reduces in one kernel, a fresh vector each round, checked

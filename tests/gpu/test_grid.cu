@@ -15,35 +15,16 @@
  * all-reduce with a symmetric dest then runs the ring (reduce_ring.h) at
  * grid scope.  `test_grid mismatch` and `test_grid toomany` must fail
  * with a message (run.sh checks). */
-#include "gpu_test.h"
+#include "coll_test.h"
 #include <strings.h>
 
-__device__ inline void fall_behind(int us)
-{
-#if defined(__CUDACC__)
-  for (int k = 0; k < us; k++) __nanosleep(1000);
-#else
-  for (int k = 0; k < us; k++) __builtin_amdgcn_s_sleep(32);
-#endif
-}
 __device__ inline size_t g_tid(void) { return (size_t)blockIdx.x * blockDim.x + threadIdx.x; }
 __device__ inline size_t g_nt(void) { return (size_t)gridDim.x * blockDim.x; }
-
-/* Small integers: float and double sums are exact in any order. */
-template <class T> __host__ __device__ inline T tv(uint64_t seed, int pe, size_t i, unsigned salt)
-{
-  return (T)((int64_t)(gt_val(seed, pe, i, salt) % 2001) - 1000);
-}
-struct op_sum { template <class T> __device__ static T f(T a, T b) { return a + b; } };
-struct op_max { template <class T> __device__ static T f(T a, T b) { return a < b ? b : a; } };
-struct op_xor { template <class T> __device__ static T f(T a, T b) { return a ^ b; } };
 
 __device__ inline void red(shmem_team_t t, float *d, const float *s, size_t n, op_sum) { shmemx_float_sum_reduce_grid(t, d, s, n); }
 __device__ inline void red(shmem_team_t t, double *d, const double *s, size_t n, op_sum) { shmemx_double_sum_reduce_grid(t, d, s, n); }
 __device__ inline void red(shmem_team_t t, long *d, const long *s, size_t n, op_max) { shmemx_long_max_reduce_grid(t, d, s, n); }
 __device__ inline void red(shmem_team_t t, unsigned *d, const unsigned *s, size_t n, op_xor) { shmemx_uint_xor_reduce_grid(t, d, s, n); }
-
-struct team_info { shmem_team_t team; int start, stride, size, me; };
 
 /* The first wrong elements of an all-reduce (index, round, the bits read
  * and wanted), noted in bad_dev after its two counters (the wrong count,
@@ -335,11 +316,9 @@ int main(int argc, char **argv)
   if (me == 0) printf("largest safe grid of 256 threads: %d blocks (using up to 48)\n",
                       shmemx_grid_max_blocks(k_reduce<float, op_sum>, 256, 0));
 
-  shmem_team_t even = SHMEM_TEAM_INVALID, odd = SHMEM_TEAM_INVALID;
-  shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (np + 1) / 2, NULL, 0, &even);
-  if (np > 1) shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, np / 2, NULL, 0, &odd);
-  team_info world = {SHMEM_TEAM_WORLD, 0, 1, np, me};
-  team_info strided = me % 2 == 0 ? team_info{even, 0, 2, (np + 1) / 2, me / 2} : team_info{odd, 1, 2, np / 2, me / 2};
+  shmem_team_t even, odd;
+  team_info world, strided;
+  gt_teams(&world, &strided, &even, &odd);
 
   /* test_grid stress [launches] [n] [one]: by hand, not in run.sh.  The
    * in-place all-reduce of a private source (staged through the scratch)
