@@ -411,6 +411,24 @@ SHOAL_SELECT_FN bool shoal_move_ll_fits(int which, size_t slot, size_t span, int
 {
   return shoal_move_ll_fits_send(which, slot, span, team_size, bytes, SHOAL_GPU_LL_GRID_SEND);
 }
+/* A warp's LL (the _warp collectives): each of its threads waits for its
+ * LL words, from every peer, one after another, a round trip each, so LL
+ * pays only while a thread has few of them: at most
+ * SHOAL_GPU_WARP_LL_WORDS 4-byte words a thread from all peers together (a
+ * warp of 32: 512 bytes per pair at 2 PEs, 170 at 4).  Unbounded, a warp's
+ * LL took 0.7 us per word a thread (one H200 under MPS, 2 PEs, fcollect of
+ * 8 KB: 48.7 us, NVSHMEM's 7.4); at 4 words it ties with the push (2 PEs,
+ * 512 B: 5.19 against 5.38 us) and at 12 loses (4 PEs, 512 B: 8.60 against
+ * 6.42), at 3 wins (4 PEs, 128 B: 3.81 against 6.32; bench/RESULTS.md
+ * session 41).  A block (warp false) keeps the bounds above. */
+#ifndef SHOAL_GPU_WARP_LL_WORDS   /* a benchmark's build may set it */
+#define SHOAL_GPU_WARP_LL_WORDS 4u
+#endif
+SHOAL_SELECT_FN bool shoal_ll_lane_fits(bool warp, unsigned nthreads, int team_size, size_t bytes_per_pair)
+{
+  size_t peers = team_size > 1 ? (size_t)team_size - 1 : 0;
+  return !warp || bytes_per_pair * peers <= (size_t)SHOAL_GPU_WARP_LL_WORDS * 4u * nthreads;
+}
 /* LL's _on_stream kernel over several blocks (span > 1; the host narrows
  * its bound: ll_stream_max). */
 SHOAL_SELECT_FN bool shoal_move_ll_fits_stream(int which, size_t slot, size_t span, int team_size, size_t bytes)

@@ -383,6 +383,7 @@ __device__ inline void shoal_gpu_reduce_block(const char *call, shoal_team *t, T
 {
   if (scatter && SHOAL_UNLIKELY(shoal_gpu_scatter_overlaps(dest, n * sizeof(T), src, n * sizeof(T) * (size_t)t->size)))
     shoal_gpu_scatter_overlap_fail(call, dest, src, L::tid() == 0);
+  ll = ll && shoal_ll_lane_fits(L::warp, L::size(), t->size, n * sizeof(T));   /* a warp's LL: small calls only */
   int algo = shoal_gpu_reduce_pick_block<L>(t, SHOAL_AT_BLOCK, scatter, dest, src, n, sizeof(T), ll);
   if (!shoal_gpu_reduce_scoped_algo(algo)) {
     shoal_gpu_reduce_block_only<T, OP, L>(call, t, algo, scatter, dest, src, n, ll);
@@ -455,7 +456,8 @@ __device__ inline int shoal_gpu_move_block(const char *call, int which, shmem_te
     shoal_gpu_rcoll_move<L>(call, which, t, dest, src, nbytes, root);
     return 0;
   }
-  if (ll && shoal_move_ll_fits(which, shoal_ll_slot(t), 1, t->size, nbytes)) {
+  if (ll && shoal_ll_lane_fits(L::warp, L::size(), t->size, nbytes) &&
+      shoal_move_ll_fits(which, shoal_ll_slot(t), 1, t->size, nbytes)) {
     shoal_gpu_move_ll<false, L>(call, which, t, dest, src, nbytes, root);
     return 0;
   }

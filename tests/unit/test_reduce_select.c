@@ -614,6 +614,24 @@ START_TEST(test_move_staged)
 }
 END_TEST
 
+/* A warp's LL: at most SHOAL_GPU_WARP_LL_WORDS words of 4 bytes a thread
+ * from all peers together; a block has no such bound. */
+START_TEST(test_ll_lane)
+{
+  const size_t cap = SHOAL_GPU_WARP_LL_WORDS * 4u * 32u;   /* a warp of 32: 512 bytes */
+  for (int np = 1; np <= 8; np++)
+    for (size_t b = 0; b <= 4 * cap; b += 4) {
+      bool want = np == 1 || b * (size_t)(np - 1) <= cap;
+      ck_assert_int_eq(shoal_ll_lane_fits(true, 32, np, b), want);
+      ck_assert(shoal_ll_lane_fits(false, 32, np, b));
+      ck_assert(shoal_ll_lane_fits(false, 1024, np, b));
+    }
+  ck_assert(shoal_ll_lane_fits(true, 32, 2, 512) && !shoal_ll_lane_fits(true, 32, 2, 516));
+  ck_assert(shoal_ll_lane_fits(true, 32, 4, 168) && !shoal_ll_lane_fits(true, 32, 4, 172));
+  ck_assert(shoal_ll_lane_fits(true, 64, 2, 1024) && !shoal_ll_lane_fits(true, 64, 2, 1028));   /* AMD's wavefront */
+}
+END_TEST
+
 int main(void)
 {
   Suite *s = suite_create("reduce_select");
@@ -626,6 +644,7 @@ int main(void)
   tcase_add_test(tc, test_grid_scatter_pull);
   tcase_add_test(tc, test_ll_stream_blocks);
   tcase_add_test(tc, test_move_staged);
+  tcase_add_test(tc, test_ll_lane);
   suite_add_tcase(s, tc);
   SRunner *r = srunner_create(s);
   srunner_run_all(r, CK_NORMAL);
