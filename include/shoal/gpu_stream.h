@@ -38,17 +38,62 @@
 #define SHOAL_GPU_SCATTER_GRID_THREADS 512
 #endif
 
+/* Programmatic dependent launch (experimental: CUDA on sm_90 and later,
+ * in a translation unit built with -DSHOAL_GPU_PDL=1): the _on_stream
+ * kernels are launched so that each may be scheduled once the kernel
+ * before it on the stream has ended, and wait, before they touch
+ * anything, until that kernel's memory is visible (griddepcontrol.wait).
+ * What it saves is the gap between back-to-back kernels: on one H200
+ * under MPS 7-41% of every _on_stream call from 4 KB to 1 MB at 2-4 PEs
+ * (bench/RESULTS.md, session 41).  With each kernel letting the next one
+ * start at once (griddepcontrol.launch_dependents at its entry) test_coll
+ * hung where PEs share a GPU: the next kernels' early blocks held the SMs
+ * a peer's grid kernel needed resident; no kernel does so here, and
+ * test_coll passes (2 and 4 PEs under MPS).  Off by default until the
+ * whole GPU suite and the library's own kernels have run with it. */
+#ifndef SHOAL_GPU_PDL
+#define SHOAL_GPU_PDL 0
+#endif
+__device__ inline void shoal_gpu_pdl_wait(void)
+{
+#if SHOAL_GPU_PDL && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+template <class... P, class... A>
+static inline void shoal_gpu_launch(void (*k)(P...), dim3 grid, dim3 block, size_t smem, shoal_gpu_stream_t st,
+                                    A... a)
+{
+#if SHOAL_GPU_PDL && defined(__CUDACC__)
+  cudaLaunchConfig_t c = {};
+  c.gridDim = grid;
+  c.blockDim = block;
+  c.dynamicSmemBytes = smem;
+  c.stream = st;
+  cudaLaunchAttribute at[1];
+  at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  at[0].val.programmaticStreamSerializationAllowed = 1;
+  c.attrs = at;
+  c.numAttrs = 1;
+  (void)cudaLaunchKernelEx(&c, k, (P)a...);   /* an error is the stream's last one: shoal_gpu_launched */
+#else
+  k<<<grid, block, smem, st>>>((P)a...);
+#endif
+}
+
 /* quiet: barrier_all's (the kernels before it on the stream ended, but
  * their puts behind the proxy may not have landed). */
 template <class shoal_unused = void>
 __global__ void shoal_gpu_k_sync(shmem_team_t team, bool quiet)
 {
+  shoal_gpu_pdl_wait();
   const char *call = quiet ? "shmemx_barrier_all_on_stream" : "shmemx_team_sync_on_stream";
   shoal_gpu_block_barrier(shoal_gpu_team_or_fail(call, team), call, true, quiet);
 }
 template <class T, class OP>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce(shmem_team_t team, T *dest, const T *src, size_t n, int scatter)
 {
+  shoal_gpu_pdl_wait();
   shoal_team *t = shoal_gpu_team_or_fail("shmemx_..._reduce_on_stream", team);
   if (!scatter) shoal_gpu_check_overlap("shmemx_..._reduce_on_stream", dest, src, n * sizeof(T));
   if (SHOAL_UNLIKELY(shoal_gpu_team_proxied(t))) {
@@ -65,6 +110,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce(s
 template <int THREADS>
 __global__ void __launch_bounds__(THREADS) shoal_gpu_k_coll(int which, shmem_team_t team, void *dest, const void *src, size_t n, int root)
 {
+  shoal_gpu_pdl_wait();
   /* which a constant in each call: each inlined copy is specialized; no
    * LL (its own kernel, shoal_gpu_k_move_ll, serves those sizes) */
   if (which == 0) (void)shoal_gpu_move_block("shmemx_broadcastmem_on_stream", 0, team, dest, src, n, root, true, false);
@@ -97,6 +143,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(
                                                                                void *dest, const void *src,
                                                                                size_t n, int root)
 {
+  shoal_gpu_pdl_wait();
   shoal_team *team = shoal_grid_record(rec);
   /* which a constant in each call: each inlined copy is specialized */
   if (which == 0) shoal_gpu_move_ll<GRID>("shmemx_broadcastmem_on_stream", 0, team, dest, src, n, root);
@@ -108,6 +155,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_l
                                                                                  const T *src, size_t n,
                                                                                  int scatter)
 {
+  shoal_gpu_pdl_wait();
   shoal_team *team = shoal_grid_record(rec);
   if (scatter) shoal_gpu_reduce_scatter_ll<T, OP, GRID>("shmemx_..._reduce_scatter_on_stream", team, dest, src, n);
   else shoal_gpu_reduce_ll<T, OP, GRID>("shmemx_..._reduce_on_stream", team, dest, src, n);
@@ -115,11 +163,16 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_l
 template <class shoal_unused = void>
 __global__ void shoal_gpu_k_signal(uint64_t *sig, uint64_t v, int op, int pe)
 {
+  shoal_gpu_pdl_wait();
   shoal_fence_system();
   shoal_dev_signal_update(SHOAL_DEV_CTX, sig, v, op, pe);
 }
 template <class shoal_unused = void>
-__global__ void shoal_gpu_k_fence(void) { shoal_fence_system(); }
+__global__ void shoal_gpu_k_fence(void)
+{
+  shoal_gpu_pdl_wait();
+  shoal_fence_system();
+}
 
 /* Large transfers from the host: one kernel over the GPU running the grid
  * collectives of <shoal/gpu_grid.h> (they meet inside, so no barrier
@@ -132,6 +185,7 @@ template <class T, class OP, bool SCATTER>
 __global__ void __launch_bounds__(SCATTER ? SHOAL_GPU_SCATTER_GRID_THREADS : SHOAL_GPU_ALLREDUCE_GRID_THREADS) shoal_gpu_k_reduce_grid(shmem_team_t team, T *dest,
                                                                                    const T *src, size_t n)
 {
+  shoal_gpu_pdl_wait();
   shoal_grid_reduce_any<T, OP>(SCATTER ? "shmemx_..._reduce_scatter_on_stream" : "shmemx_..._reduce_on_stream",
                                team, dest, src, n, SCATTER, false);
 }
@@ -146,6 +200,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) shoal_gpu_k_move_grid(
                                                                                void *dest, const void *src,
                                                                                size_t nbytes, int root)
 {
+  shoal_gpu_pdl_wait();
   (void)shoal_grid_move(shoal_gpu_move_name(which), which, team, dest, src, nbytes, root, false);
 }
 template <class shoal_unused = void>
@@ -153,6 +208,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) shoal_gpu_k_move_grid_
                                                                                        void *dest, const void *src,
                                                                                        size_t nbytes, int root)
 {
+  shoal_gpu_pdl_wait();
   shoal_grid_move_planned(shoal_gpu_move_name(which), which, plan, dest, src, nbytes, root);
 }
 template <class shoal_unused = void>
@@ -160,6 +216,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) shoal_gpu_k_move_grid_
                                                                                       void *dest, const void *src,
                                                                                       size_t nbytes)
 {
+  shoal_gpu_pdl_wait();
   shoal_grid_move_staged(shoal_gpu_move_name(which), which, plan, dest, src, nbytes);
 }
 /* The grid of an _on_stream kernel: all of its blocks resident (as many
@@ -256,13 +313,13 @@ static inline int shoal_gpu_launched(const char *call)
 template <class shoal_unused = void>
 static inline int shmemx_team_sync_on_stream(shmem_team_t team, shoal_gpu_stream_t stream)
 {
-  shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(team, false);
+  shoal_gpu_launch(shoal_gpu_k_sync<>, 1, 32, 0, stream, team, false);
   return shoal_gpu_launched("shmemx_team_sync_on_stream");
 }
 template <class shoal_unused = void>
 static inline void shmemx_barrier_all_on_stream(shoal_gpu_stream_t stream)
 {
-  shoal_gpu_k_sync<><<<1, 32, 0, stream>>>(SHMEM_TEAM_WORLD, true);
+  shoal_gpu_launch(shoal_gpu_k_sync<>, 1, 32, 0, stream, SHMEM_TEAM_WORLD, true);
   (void)shoal_gpu_launched("shmemx_barrier_all_on_stream");
 }
 /* Broadcast (which 0), fcollect (1) and alltoall (2) on a stream, for the
@@ -285,27 +342,27 @@ static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_te
       (!root_ok || !shoalx_gpu_team_record(team, &plan.team)))
     launch = SHOAL_REDUCE_LAUNCH_BLOCK;
   if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID)
-    shoal_gpu_k_move_ll<true><<<shoal_gpu_ll_blocks(shoal_gpu_k_move_ll<true>, nbytes), SHOAL_GPU_LAUNCH_THREADS, 0,
-                                stream>>>(which, plan.team, dest, src, nbytes, root);
+    shoal_gpu_launch(shoal_gpu_k_move_ll<true>, shoal_gpu_ll_blocks(shoal_gpu_k_move_ll<true>, nbytes), SHOAL_GPU_LAUNCH_THREADS, 0,
+                                stream, which, plan.team, dest, src, nbytes, root);
   else if (launch == SHOAL_REDUCE_LAUNCH_GRID) {
     bool planned = root_ok && shoalx_gpu_team_plan(team, dest, &plan);
     if (planned && shoal_move_staged(which, launch, nbytes, plan.stage_cap))
-      shoal_gpu_k_move_grid_staged<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid_staged<>, SHOAL_GPU_GRID_THREADS,
+      shoal_gpu_launch(shoal_gpu_k_move_grid_staged<>, shoal_gpu_stream_grid(shoal_gpu_k_move_grid_staged<>, SHOAL_GPU_GRID_THREADS,
                                                              nbytes, SHOAL_GPU_MOVE_BLOCK_BYTES),
-                                       SHOAL_GPU_GRID_THREADS, 0, stream>>>(which, plan, dest, src, nbytes);
+                                       SHOAL_GPU_GRID_THREADS, 0, stream, which, plan, dest, src, nbytes);
     else if (planned)
-      shoal_gpu_k_move_grid_planned<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid_planned<>, SHOAL_GPU_GRID_THREADS,
+      shoal_gpu_launch(shoal_gpu_k_move_grid_planned<>, shoal_gpu_stream_grid(shoal_gpu_k_move_grid_planned<>, SHOAL_GPU_GRID_THREADS,
                                                               nbytes, SHOAL_GPU_MOVE_BLOCK_BYTES),
-                                        SHOAL_GPU_GRID_THREADS, 0, stream>>>(which, plan, dest, src, nbytes, root);
+                                        SHOAL_GPU_GRID_THREADS, 0, stream, which, plan, dest, src, nbytes, root);
     else
-      shoal_gpu_k_move_grid<><<<shoal_gpu_stream_grid(shoal_gpu_k_move_grid<>, SHOAL_GPU_GRID_THREADS, nbytes,
+      shoal_gpu_launch(shoal_gpu_k_move_grid<>, shoal_gpu_stream_grid(shoal_gpu_k_move_grid<>, SHOAL_GPU_GRID_THREADS, nbytes,
                                                       SHOAL_GPU_MOVE_BLOCK_BYTES),
-                                SHOAL_GPU_GRID_THREADS, 0, stream>>>(which, team, dest, src, nbytes, root);
+                                SHOAL_GPU_GRID_THREADS, 0, stream, which, team, dest, src, nbytes, root);
   }
   else if (launch == SHOAL_REDUCE_LAUNCH_LL)
-    shoal_gpu_k_move_ll<><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(which, plan.team, dest, src, nbytes, root);
+    shoal_gpu_launch(shoal_gpu_k_move_ll<>, 1, SHOAL_GPU_LAUNCH_THREADS, 0, stream, which, plan.team, dest, src, nbytes, root);
   else
-    shoal_gpu_k_coll<SHOAL_GPU_PUSH_THREADS><<<1, SHOAL_GPU_PUSH_THREADS, 0, stream>>>(which, team, dest, src,
+    shoal_gpu_launch(shoal_gpu_k_coll<SHOAL_GPU_PUSH_THREADS>, 1, SHOAL_GPU_PUSH_THREADS, 0, stream, which, team, dest, src,
                                                                                      nbytes, root);
   return shoal_gpu_launched(call);
 }
@@ -366,26 +423,26 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
     if (launch == SHOAL_REDUCE_LAUNCH_LL || launch == SHOAL_REDUCE_LAUNCH_LL_GRID) launch = SHOAL_REDUCE_LAUNCH_BLOCK;
   } else if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID) {
     int blocks = shoal_gpu_ll_blocks(shoal_gpu_k_reduce_ll<T, OP, true>, nreduce * sizeof(T));
-    shoal_gpu_k_reduce_ll<T, OP, true><<<blocks, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(rec, dest, src, nreduce,
+    shoal_gpu_launch(shoal_gpu_k_reduce_ll<T, OP, true>, blocks, SHOAL_GPU_LAUNCH_THREADS, 0, stream, rec, dest, src, nreduce,
                                                                                       scatter);
     return shoal_gpu_launched(call);
   } else if (launch == SHOAL_REDUCE_LAUNCH_LL) {
-    shoal_gpu_k_reduce_ll<T, OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(rec, dest, src, nreduce, scatter);
+    shoal_gpu_launch(shoal_gpu_k_reduce_ll<T, OP>, 1, SHOAL_GPU_LAUNCH_THREADS, 0, stream, rec, dest, src, nreduce, scatter);
     return shoal_gpu_launched(call);
   }
   if (launch == SHOAL_REDUCE_LAUNCH_GRID && scatter) {
-    shoal_gpu_k_reduce_grid<T, OP, true><<<shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP, true>,
+    shoal_gpu_launch(shoal_gpu_k_reduce_grid<T, OP, true>, shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP, true>,
                                                                  SHOAL_GPU_SCATTER_GRID_THREADS, sb,
                                                                  SHOAL_GPU_BLOCK_BYTES),
-                                           SHOAL_GPU_SCATTER_GRID_THREADS, 0, stream>>>(team, dest, src, nreduce);
+                                           SHOAL_GPU_SCATTER_GRID_THREADS, 0, stream, team, dest, src, nreduce);
   } else if (launch == SHOAL_REDUCE_LAUNCH_GRID) {
-    shoal_gpu_k_reduce_grid<T, OP, false><<<shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP, false>,
+    shoal_gpu_launch(shoal_gpu_k_reduce_grid<T, OP, false>, shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP, false>,
                                                                   SHOAL_GPU_ALLREDUCE_GRID_THREADS, sb,
                                                                   SHOAL_GPU_BLOCK_BYTES),
-                                            SHOAL_GPU_ALLREDUCE_GRID_THREADS, 0, stream>>>(team, dest, src,
+                                            SHOAL_GPU_ALLREDUCE_GRID_THREADS, 0, stream, team, dest, src,
                                                                                           nreduce);
   } else {
-    shoal_gpu_k_reduce<T, OP><<<1, SHOAL_GPU_LAUNCH_THREADS, 0, stream>>>(team, dest, src, nreduce, scatter);
+    shoal_gpu_launch(shoal_gpu_k_reduce<T, OP>, 1, SHOAL_GPU_LAUNCH_THREADS, 0, stream, team, dest, src, nreduce, scatter);
   }
   return shoal_gpu_launched(call);
 }
@@ -452,13 +509,13 @@ static inline void shmemx_putmem_signal_on_stream(void *dest, const void *src, s
 {
   shmemx_putmem_on_stream(dest, src, nbytes, pe, stream);
   (void)shoal_gpu_peer_or_fail("shmemx_putmem_signal_on_stream", sig, pe);
-  shoal_gpu_k_signal<><<<1, 1, 0, stream>>>(sig, signal, sig_op, pe);
+  shoal_gpu_launch(shoal_gpu_k_signal<>, 1, 1, 0, stream, sig, signal, sig_op, pe);
   (void)shoal_gpu_launched("shmemx_putmem_signal_on_stream");
 }
 template <class shoal_unused = void>
 static inline void shmemx_quiet_on_stream(shoal_gpu_stream_t stream)
 {
-  shoal_gpu_k_fence<><<<1, 1, 0, stream>>>();
+  shoal_gpu_launch(shoal_gpu_k_fence<>, 1, 1, 0, stream);
   (void)shoal_gpu_launched("shmemx_quiet_on_stream");
 }
 #define SHOAL_GPU_STREAM_TYPED(T, N) \
