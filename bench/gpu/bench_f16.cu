@@ -85,11 +85,6 @@ static void row(const char *test, const char *scope, size_t bytes, double us)
   fflush(stdout);
 }
 static int iters_for(size_t bytes) { return bytes <= (1u << 20) ? 100 : bytes <= (16u << 20) ? 20 : 5; }
-static float median3(const float *t)
-{
-  float a = t[0], b = t[1], c = t[2];
-  return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
-}
 
 /* which: 0 bfloat16 on stream, 1 float on stream, 2 block, 3 grid */
 static float time_rounds(int which, cudaStream_t st, bf16 *db, bf16 *sb, float *df, float *sf, size_t n, int iters,

@@ -125,11 +125,6 @@ static int iters_for(size_t bytes) { return bytes <= (1u << 20) ? 100 : bytes <=
 /* Timed rounds of each size (after one warm-up round of 2 calls); a row
  * reports their median. */
 #define ROUNDS 3
-static float median3(const float *t)
-{
-  float a = t[0], b = t[1], c = t[2];
-  return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
-}
 
 /* The host-launched calls, and the floor's two. */
 enum { OP_SUM, OP_FCOLLECT, OP_ALLTOALL, OP_RSCATTER, OP_EMPTY, OP_SYNC };

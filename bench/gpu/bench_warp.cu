@@ -89,11 +89,6 @@ static void row(const char *test, const char *scope, size_t bytes, double us)
   if (csv) fflush(csv);
   fflush(stdout);
 }
-static float median3(const float *t)
-{
-  float a = t[0], b = t[1], c = t[2];
-  return a > b ? (b > c ? b : a > c ? c : a) : (a > c ? a : b > c ? c : b);
-}
 static float time_rounds(int which, int block, float *d, const float *s, size_t n, int iters)
 {
   float ms, t[3];
