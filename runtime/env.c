@@ -56,6 +56,11 @@ const shoal_env_var shoal_env_vars[] = {
      "(SHOAL_GPU_LL_BYTES / 8) / team size bytes a member (experimental: on one H200 not yet "
      "faster than the grid push but for alltoall at 2 PEs, and the LL ring half as deep at 2 "
      "PEs); off: the grid push"},
+    {"SHOAL_GPU_PDL", "auto",
+     "GPU _on_stream collectives (CUDA): auto: where the translation unit was built only for "
+     "sm_90 or later (the library's own kernels, a user's built so), each kernel is launched with "
+     "programmatic dependent launch and may be scheduled as the one before it on the stream ends "
+     "(it waits for that kernel's memory at entry); off: plain launches"},
     {"SHOAL_GPU_STREAM_GRID_MIN", "auto",
      "GPU _on_stream collectives: bytes (per member) from which one kernel over many blocks runs "
      "instead of one block (auto: 128K for fcollect, alltoall and broadcast, 256K for reductions; "

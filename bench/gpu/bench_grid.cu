@@ -16,14 +16,23 @@
  * alltoall) of each size is checked on the host, every element.  Prints a
  * table; appends CSV rows (impl,test,scope,bytes,value,unit) to
  * $BENCH_CSV; GB/s = bytes / time.
- * Rows "floor" (bytes 0): an empty one-block kernel and barrier_all on
- * the stream, launched back to back like the collectives.
+ * Rows "floor" (bytes 0): an empty one-block kernel, the same launched
+ * with programmatic dependent launch (it waits at entry, as Shoal's
+ * _on_stream kernels do on sm_90), and barrier_all on the stream, launched
+ * back to back like the collectives; their "_cpu" rows: the host's time to
+ * enqueue one (BENCH_CPU=1: every host row's too, scope "cpu").
+ * BENCH_GRAPH=1: the host rows time one replay of a CUDA graph that
+ * captured the `iters` calls (scope "graph"), without the host's enqueue
+ * between them.  BENCH_KERNEL=0 leaves the in-kernel rows out.
  * Under SHOAL_ALLREDUCE=ring (run.sh --bench runs it so too) Shoal's
- * all-reduces run the chunked ring: impl "shoal-ring".
+ * all-reduces run the chunked ring: impl "shoal-ring"; a build with
+ * -DSHOAL_GPU_DRIVER_LAUNCH=1 launches through the driver (gpu_stream.h):
+ * impl "shoal-drvlaunch".
  * BENCH_MIN (default 4096) and BENCH_STEP (default 4) set the sizes.
  *   bench_grid [max-bytes (default 256M)] */
 #include <string.h>
 #include <stdint.h>
+#include <time.h>
 #include "bench_gpu.h"
 
 #ifdef USE_NVSHMEM
@@ -52,6 +61,25 @@
 #endif
 
 __global__ void __launch_bounds__(1024) k_empty(void) {}   /* the floor rows */
+__global__ void __launch_bounds__(1024) k_empty_pdl(void)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+static void launch_empty_pdl(cudaStream_t st)
+{
+  cudaLaunchConfig_t c = {};
+  c.gridDim = 1;
+  c.blockDim = 1024;
+  c.stream = st;
+  cudaLaunchAttribute at[1];
+  at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  at[0].val.programmaticStreamSerializationAllowed = 1;
+  c.attrs = at;
+  c.numAttrs = 1;
+  CK(cudaLaunchKernelEx(&c, k_empty_pdl));
+}
 
 __global__ void __launch_bounds__(1024) k_sum_block(float *dst, const float *src, size_t n, int iters)
 {
@@ -126,29 +154,57 @@ static int iters_for(size_t bytes) { return bytes <= (1u << 20) ? 100 : bytes <=
  * reports their median. */
 #define ROUNDS 3
 
-/* The host-launched calls, and the floor's two. */
-enum { OP_SUM, OP_FCOLLECT, OP_ALLTOALL, OP_RSCATTER, OP_EMPTY, OP_SYNC };
+/* The host-launched calls, and the floor's three. */
+enum { OP_SUM, OP_FCOLLECT, OP_ALLTOALL, OP_RSCATTER, OP_EMPTY, OP_EMPTY_PDL, OP_SYNC };
+static int use_graph;     /* BENCH_GRAPH=1 */
+static double cpu_us;     /* the last timed round's host time per enqueued call */
+static double now_us(void)
+{
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
+}
+static void enqueue(cudaStream_t st, int op, float *dst, float *src, size_t n, size_t part)
+{
+  if (op == OP_SUM) H_SUM(dst, src, n, st);
+  else if (op == OP_FCOLLECT) H_FCOLLECT(dst, src, part, st);
+  else if (op == OP_ALLTOALL) H_ALLTOALL(dst, src, part, st);
+  else if (op == OP_RSCATTER) H_RSCATTER(dst, src, part, st);
+  else if (op == OP_EMPTY) k_empty<<<1, 1024, 0, st>>>();
+  else if (op == OP_EMPTY_PDL) launch_empty_pdl(st);
+  else H_SYNC(st);
+}
 /* Median ms of ROUNDS timed rounds of `iters` back-to-back calls of op on
- * st (n: the all-reduce's floats, part: each member's block). */
+ * st (n: the all-reduce's floats, part: each member's block); with
+ * use_graph, of one replay of a graph holding them. */
 static float time_on_stream(cudaStream_t st, int op, float *dst, float *src, size_t n, size_t part, int iters)
 {
   float ms, round_ms[ROUNDS];
   for (int w = 0; w <= ROUNDS; w++) {
     int it = w ? iters : 2;
+    cudaGraphExec_t exec = 0;
+    if (use_graph) {
+      cudaGraph_t g;
+      CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
+      for (int i = 0; i < it; i++) enqueue(st, op, dst, src, n, part);
+      CK(cudaStreamEndCapture(st, &g));
+      CK(cudaGraphInstantiate(&exec, g, 0));
+      CK(cudaGraphDestroy(g));
+      CK(cudaGraphUpload(exec, st));
+      CK(cudaStreamSynchronize(st));
+    }
     BARRIER();
     CK(cudaEventRecord(e0, st));
-    for (int i = 0; i < it; i++) {
-      if (op == OP_SUM) H_SUM(dst, src, n, st);
-      else if (op == OP_FCOLLECT) H_FCOLLECT(dst, src, part, st);
-      else if (op == OP_ALLTOALL) H_ALLTOALL(dst, src, part, st);
-      else if (op == OP_RSCATTER) H_RSCATTER(dst, src, part, st);
-      else if (op == OP_EMPTY) k_empty<<<1, 1024, 0, st>>>();
-      else H_SYNC(st);
-    }
+    double t0 = now_us();
+    if (use_graph) CK(cudaGraphLaunch(exec, st));
+    else
+      for (int i = 0; i < it; i++) enqueue(st, op, dst, src, n, part);
+    cpu_us = (now_us() - t0) / it;
     CK(cudaEventRecord(e1, st));
     CK(cudaEventSynchronize(e1));
     CK(cudaGetLastError());
     CK(cudaEventElapsedTime(&ms, e0, e1));
+    if (exec) CK(cudaGraphExecDestroy(exec));
     if (w) round_ms[w - 1] = ms;
   }
   return median3(round_ms);
@@ -164,6 +220,9 @@ int main(int argc, char **argv)
 #ifndef USE_NVSHMEM
   const char *forced = getenv("SHOAL_ALLREDUCE");
   if (forced && !strcmp(forced, "ring")) impl = "shoal-ring";
+#if SHOAL_GPU_DRIVER_LAUNCH_BUILT
+  impl = "shoal-drvlaunch";   /* built with -DSHOAL_GPU_DRIVER_LAUNCH=1: the driver's launch */
+#endif
 #endif
   size_t max = argc > 1 ? strtoull(argv[1], 0, 0) : (256u << 20);
   const char *e = getenv("BENCH_MIN");
@@ -171,6 +230,13 @@ int main(int argc, char **argv)
   e = getenv("BENCH_STEP");
   size_t step = e ? strtoull(e, 0, 0) : 4;
   if (lo < 4096 || lo % 4096 || step < 2) { fprintf(stderr, "BENCH_MIN: a multiple of 4096; BENCH_STEP: 2 or more\n"); return 1; }
+  e = getenv("BENCH_GRAPH");
+  use_graph = e && atoi(e);
+  e = getenv("BENCH_KERNEL");
+  int kernel_rows = !e || atoi(e);
+  e = getenv("BENCH_CPU");
+  int cpu_rows = e && atoi(e);
+  const char *hscope = use_graph ? "graph" : "host";
   float *src = (float *)MALLOC(max), *dst = (float *)MALLOC(max);
   if (!src || !dst) { fprintf(stderr, "raise the symmetric heap size\n"); return 1; }
   host = (float *)malloc(max);
@@ -194,7 +260,7 @@ int main(int argc, char **argv)
    * alltoall (2), in one block and (Shoal) in the whole grid; bytes as the
    * host-launched rows' (the movers: each PE's whole destination). */
   const char *knames[3] = {"allreduce_kernel", "fcollect_kernel", "alltoall_kernel"};
-  for (int op = 0; op < 3; op++)
+  for (int op = 0; op < 3 && kernel_rows; op++)
     for (int scope = 0; scope < 2; scope++) {
 #ifdef USE_NVSHMEM
       if (scope == 1) break;
@@ -235,11 +301,17 @@ int main(int argc, char **argv)
   /* The floor under the host-launched collectives: an empty kernel of one
    * block, the barrier (every member's kernel meets: what a collective
    * pays before it moves a byte, where the PEs share a GPU too). */
+  const char *fnames[3] = {"empty", "empty_pdl", "sync"};
   for (int op = OP_EMPTY; op <= OP_SYNC; op++) {
     BARRIER();
     float m = time_on_stream(st, op, dst, src, 0, 0, 100);
+    double c = cpu_us;
     BARRIER();
-    row("floor", op == OP_EMPTY ? "empty" : "sync", 0, m * 1e3 / 100);
+    char name[32];
+    snprintf(name, sizeof name, "%s%s", fnames[op - OP_EMPTY], use_graph ? "_graph" : "");
+    row("floor", name, 0, m * 1e3 / 100);
+    snprintf(name, sizeof name, "%s%s_cpu", fnames[op - OP_EMPTY], use_graph ? "_graph" : "");
+    row("floor", name, 0, c);
   }
   /* Host-launched collectives on a stream. */
   const char *names[4] = {"allreduce_stream", "fcollect_stream", "alltoall_stream", "rscatter_stream"};
@@ -253,9 +325,11 @@ int main(int argc, char **argv)
       CK(cudaDeviceSynchronize());
       BARRIER();
       float m = time_on_stream(st, op, dst, src, n, part, iters);
+      double c = cpu_us;
       if (op == OP_SUM) check_sum("stream all-reduce", dst, n, 9);
       BARRIER();
-      row(names[op], "host", bytes, m * 1e3 / iters);
+      row(names[op], hscope, bytes, m * 1e3 / iters);
+      if (cpu_rows) row(names[op], "cpu", bytes, c);
     }
   if (errors) fprintf(stderr, "PE %d: %d wrong all-reduce elements\n", me, errors);
   if (csv) fclose(csv);

@@ -38,21 +38,42 @@
 #define SHOAL_GPU_SCATTER_GRID_THREADS 512
 #endif
 
-/* Programmatic dependent launch (experimental: CUDA on sm_90 and later,
- * in a translation unit built with -DSHOAL_GPU_PDL=1): the _on_stream
- * kernels are launched so that each may be scheduled once the kernel
- * before it on the stream has ended, and wait, before they touch
- * anything, until that kernel's memory is visible (griddepcontrol.wait).
- * What it saves is the gap between back-to-back kernels: on one H200
- * under MPS 7-41% of every _on_stream call from 4 KB to 1 MB at 2-4 PEs
- * (bench/RESULTS.md, session 41).  With each kernel letting the next one
- * start at once (griddepcontrol.launch_dependents at its entry) test_coll
- * hung where PEs share a GPU: the next kernels' early blocks held the SMs
- * a peer's grid kernel needed resident; no kernel does so here, and
- * test_coll passes (2 and 4 PEs under MPS).  Off by default until the
- * whole GPU suite and the library's own kernels have run with it. */
+/* Programmatic dependent launch (CUDA, where every architecture the
+ * translation unit is built for is sm_90 or later): the _on_stream kernels
+ * are launched so that each may be scheduled once the kernel before it on
+ * the stream has ended, and wait, before they touch anything, until that
+ * kernel's memory is visible (griddepcontrol.wait).  What it saves is the
+ * gap between back-to-back kernels: on one H200 under MPS 7-41% of every
+ * _on_stream call from 4 KB to 1 MB at 2-4 PEs (bench/RESULTS.md, sessions
+ * 41, 42).  No kernel lets the next one start early
+ * (griddepcontrol.launch_dependents): with that, test_coll hung where PEs
+ * share a GPU, the next kernels' early blocks holding the SMs a peer's grid
+ * kernel needed resident.  -DSHOAL_GPU_PDL=0 builds plain launches;
+ * SHOAL_GPU_PDL=off in the environment makes them at run time. */
 #ifndef SHOAL_GPU_PDL
+#if defined(__CUDACC__) && !defined(__HIPCC__) && defined(__CUDA_ARCH_LIST__)
+#define SHOAL_GPU_PDL 1
+#else
 #define SHOAL_GPU_PDL 0
+#endif
+#endif
+#if SHOAL_GPU_PDL && defined(__CUDACC__) && !defined(__HIPCC__)
+/* Every architecture built is sm_90+: a kernel compiled for an older one
+ * would lack the wait (nvcc defines the list in host and device passes). */
+static constexpr bool shoal_gpu_pdl_arches(void)
+{
+#ifdef __CUDA_ARCH_LIST__
+  constexpr int a[] = {__CUDA_ARCH_LIST__};
+  for (int x : a)
+    if (x < 900) return false;
+  return true;
+#else
+  return false;
+#endif
+}
+#define SHOAL_GPU_PDL_BUILT shoal_gpu_pdl_arches()
+#else
+#define SHOAL_GPU_PDL_BUILT false
 #endif
 __device__ inline void shoal_gpu_pdl_wait(void)
 {
@@ -60,25 +81,121 @@ __device__ inline void shoal_gpu_pdl_wait(void)
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
 }
+/* Whether e is word, in any case (word in lower case). */
+static inline bool shoal_gpu_env_is(const char *e, const char *word)
+{
+  while (e && *e && *word && (*e | 32) == *word) e++, word++;
+  return e && !*e && !*word;
+}
+/* SHOAL_GPU_PDL=off (or 0) in the environment: plain launches (read once) */
+static inline bool shoal_gpu_pdl_on(void)
+{
+  static int on = -1;
+  if (on < 0) {
+    const char *e = getenv("SHOAL_GPU_PDL");
+    on = !(shoal_gpu_env_is(e, "off") || shoal_gpu_env_is(e, "0"));
+  }
+  return on != 0;
+}
+/* The PDL launch through the driver: cuLaunchKernelEx on the kernel's
+ * context-free handle (cudaGetKernel), found once per kernel and host
+ * thread, where the runtime's cudaLaunchKernelEx looks the kernel up on
+ * every launch: 0.1-0.25 us less host time a launch on one H200 under MPS,
+ * where the host's enqueue is the small calls' pace (bench/gpu/
+ * bench_launch.cu; bench/RESULTS.md, session 43).  CUDA 12.5+ (the
+ * versioned entry point); opt-in (-DSHOAL_GPU_DRIVER_LAUNCH=1) until the
+ * _on_stream calls have been measured with it.
+ * Whatever fails (no entry point, no handle, a refused launch) takes the
+ * runtime's launch, which records the error where shoal_gpu_launched
+ * looks.  Stream 0 too: what it means to the driver depends on how the
+ * program was compiled (--default-stream). */
+#ifndef SHOAL_GPU_DRIVER_LAUNCH
+#define SHOAL_GPU_DRIVER_LAUNCH 0
+#endif
+#if SHOAL_GPU_DRIVER_LAUNCH && SHOAL_GPU_PDL && defined(__CUDACC__) && !defined(__HIPCC__) && CUDART_VERSION >= 12050
+#define SHOAL_GPU_DRIVER_LAUNCH_BUILT 1
+#include <cuda.h>
+typedef CUresult (*shoal_gpu_launch_ex_fn)(const CUlaunchConfig *, CUfunction, void **, void **);
+static inline shoal_gpu_launch_ex_fn shoal_gpu_driver_launch_fn(void)
+{
+  static const shoal_gpu_launch_ex_fn fn = [] {
+    void *p = nullptr;
+    cudaDriverEntryPointQueryResult q;
+    if (cudaGetDriverEntryPointByVersion("cuLaunchKernelEx", &p, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+        q != cudaDriverEntryPointSuccess) {
+      (void)cudaGetLastError();   /* not this launch's error */
+      return (shoal_gpu_launch_ex_fn) nullptr;
+    }
+    return (shoal_gpu_launch_ex_fn)p;
+  }();
+  return fn;
+}
+/* k's handle, from a small table of this host thread's (a miss costs one
+ * cudaGetKernel, the runtime's own look-up). */
+static inline CUfunction shoal_gpu_kernel_handle(const void *k)
+{
+  enum { N = 16 };
+  thread_local const void *key[N];
+  thread_local CUfunction val[N];
+  unsigned h = (unsigned)(((uintptr_t)k >> 4) % N);
+  if (key[h] != k) {
+    cudaKernel_t ck;
+    if (cudaGetKernel(&ck, k) != cudaSuccess) {
+      (void)cudaGetLastError();
+      return nullptr;
+    }
+    key[h] = k;
+    val[h] = (CUfunction)(CUkernel)ck;
+  }
+  return val[h];
+}
+template <class... P>
+static inline bool shoal_gpu_launch_driver(const void *k, dim3 grid, dim3 block, size_t smem, cudaStream_t st,
+                                           P... p)
+{
+  shoal_gpu_launch_ex_fn launch = shoal_gpu_driver_launch_fn();
+  CUfunction f = st && launch ? shoal_gpu_kernel_handle(k) : nullptr;
+  if (!f) return false;
+  CUlaunchConfig c = {};
+  c.gridDimX = grid.x, c.gridDimY = grid.y, c.gridDimZ = grid.z;
+  c.blockDimX = block.x, c.blockDimY = block.y, c.blockDimZ = block.z;
+  c.sharedMemBytes = (unsigned)smem;
+  c.hStream = (CUstream)st;
+  CUlaunchAttribute at[1];
+  at[0].id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+  at[0].value.programmaticStreamSerializationAllowed = 1;
+  c.attrs = at;
+  c.numAttrs = 1;
+  void *args[] = {(void *)&p..., nullptr};
+  return launch(&c, f, args, nullptr) == CUDA_SUCCESS;
+}
+#else
+#define SHOAL_GPU_DRIVER_LAUNCH_BUILT 0
+#endif
 template <class... P, class... A>
 static inline void shoal_gpu_launch(void (*k)(P...), dim3 grid, dim3 block, size_t smem, shoal_gpu_stream_t st,
                                     A... a)
 {
-#if SHOAL_GPU_PDL && defined(__CUDACC__)
-  cudaLaunchConfig_t c = {};
-  c.gridDim = grid;
-  c.blockDim = block;
-  c.dynamicSmemBytes = smem;
-  c.stream = st;
-  cudaLaunchAttribute at[1];
-  at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  at[0].val.programmaticStreamSerializationAllowed = 1;
-  c.attrs = at;
-  c.numAttrs = 1;
-  (void)cudaLaunchKernelEx(&c, k, (P)a...);   /* an error is the stream's last one: shoal_gpu_launched */
-#else
-  k<<<grid, block, smem, st>>>((P)a...);
+#if SHOAL_GPU_PDL && defined(__CUDACC__) && !defined(__HIPCC__)
+  if (SHOAL_GPU_PDL_BUILT && shoal_gpu_pdl_on()) {
+#if SHOAL_GPU_DRIVER_LAUNCH_BUILT
+    if (shoal_gpu_launch_driver<P...>((const void *)k, grid, block, smem, st, (P)a...)) return;
 #endif
+    cudaLaunchConfig_t c = {};
+    c.gridDim = grid;
+    c.blockDim = block;
+    c.dynamicSmemBytes = smem;
+    c.stream = st;
+    cudaLaunchAttribute at[1];
+    at[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    at[0].val.programmaticStreamSerializationAllowed = 1;
+    c.attrs = at;
+    c.numAttrs = 1;
+    (void)cudaLaunchKernelEx(&c, k, (P)a...);   /* an error is the stream's last one: shoal_gpu_launched */
+    return;
+  }
+#endif
+  k<<<grid, block, smem, st>>>((P)a...);
 }
 
 /* quiet: barrier_all's (the kernels before it on the stream ended, but
@@ -228,12 +345,6 @@ static inline int shoal_gpu_stream_blocks(K *kernel, int threads)
   static int blocks;
   if (!blocks) blocks = shmemx_grid_max_blocks(kernel, threads, 0);
   return blocks;
-}
-/* Whether e is word, in any case (word in lower case). */
-static inline bool shoal_gpu_env_is(const char *e, const char *word)
-{
-  while (e && *e && *word && (*e | 32) == *word) e++, word++;
-  return e && !*e && !*word;
 }
 /* Tuning knobs of the _on_stream launches, read once: from how many bytes
  * (per member) the grid kernel runs (SHOAL_GPU_STREAM_GRID_MIN; 0: the
