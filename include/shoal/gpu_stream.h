@@ -97,14 +97,14 @@ static inline bool shoal_gpu_pdl_on(void)
   }
   return on != 0;
 }
-/* The PDL launch through the driver: cuLaunchKernelEx on the kernel's
- * context-free handle (cudaGetKernel), found once per kernel and host
- * thread, where the runtime's cudaLaunchKernelEx looks the kernel up on
- * every launch: 0.1-0.25 us less host time a launch on one H200 under MPS,
- * where the host's enqueue is the small calls' pace (bench/gpu/
- * bench_launch.cu; bench/RESULTS.md, session 43).  CUDA 12.5+ (the
- * versioned entry point); opt-in (-DSHOAL_GPU_DRIVER_LAUNCH=1) until the
- * _on_stream calls have been measured with it.
+/* The PDL launch through the driver (opt-in: -DSHOAL_GPU_DRIVER_LAUNCH=1,
+ * CUDA 12.5+ for the versioned entry point): cuLaunchKernelEx on the
+ * kernel's context-free handle (cudaGetKernel), found once per kernel and
+ * host thread, where the runtime's cudaLaunchKernelEx looks the kernel up
+ * on every launch.  On one H200 under MPS it took 0.07-0.2 us off a launch
+ * (bench/gpu/bench_launch.cu) and 10-25% off the host's enqueue of the
+ * _on_stream calls, but not their time: their GPU work is longer than the
+ * launch (bench/RESULTS.md, session 43).  So it only spares host time.
  * Whatever fails (no entry point, no handle, a refused launch) takes the
  * runtime's launch, which records the error where shoal_gpu_launched
  * looks.  Stream 0 too: what it means to the driver depends on how the
