@@ -13,14 +13,8 @@
 
 #include "../teams/team.h"
 
-/* Host and device: the _on_stream launches ask the selection on the host. */
-#if SHOAL_TARGET_GPU
-#define SHOAL_SELECT_FN static inline __host__ __device__
-#else
-#define SHOAL_SELECT_FN static inline
-#endif
 
-SHOAL_FN uint64_t *shoal_chan(const shoal_team *t, int kind)
+SHOAL_SELECT_FN uint64_t *shoal_chan(const shoal_team *t, int kind)
 {
   return t->chan + (size_t)kind * (size_t)t->n_world;
 }

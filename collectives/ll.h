@@ -109,6 +109,27 @@ SHOAL_FN size_t shoal_ll_slots(const shoal_team *t, size_t bytes_per_pair)
 SHOAL_SELECT_FN bool shoal_ll_words(size_t nbytes) { return (nbytes & 3) == 0; }
 
 /* ---- the pair protocol: claims and credits ---------------------------------- */
+/* What a lane's claims can start from, by team PE q: my ring's first
+ * slot on q as mapped here, q's ring's first slot on me, and my counters
+ * for the pair (shoal_ll_claim's).  From the team record alone a claim is
+ * a chain of its fields, the ring's arithmetic and the peer's heap base
+ * before the counters' loads: 1.2-1.6 us of a 3.3-6.6 us one-block LL
+ * call, 0.9-1.1 us from a plan passed by value (one H200 under MPS, 2-4
+ * PEs, bench/gpu/bench_ll_parts, bench/RESULTS.md session 44).  The
+ * library's _on_stream kernels do not take one yet: made and copied on the
+ * host for each launch it cost the enqueue more than the kernel saved
+ * (session 44, job C).  tests/coll/test_lanes' lanes that do not meet
+ * claim from one (shoalx_coll_ll_lane), bench_ll_parts' "plan" kernel
+ * too.  Teams of up to SHOAL_LL_PLAN_PEERS members (n: 0 where none was
+ * made). */
+#define SHOAL_LL_PLAN_PEERS 8
+typedef struct shoal_ll_plan {
+  int n;
+  uint64_t *out[SHOAL_LL_PLAN_PEERS];
+  const uint64_t *in[SHOAL_LL_PLAN_PEERS];
+  uint64_t *seen[SHOAL_LL_PLAN_PEERS], *sent[SHOAL_LL_PLAN_PEERS];
+  const uint64_t *credit[SHOAL_LL_PLAN_PEERS];
+} shoal_ll_plan;
 /* Push k's slot in team PE `sender`'s ring (shoal_pushbox_ring's), and the
  * words left in the ring from it on. */
 SHOAL_FN char *shoal_ll_ring_at(const shoal_team *t, int sender, uint64_t k, uint32_t *room)
@@ -117,6 +138,29 @@ SHOAL_FN char *shoal_ll_ring_at(const shoal_team *t, int sender, uint64_t k, uin
   size_t ring = (size_t)(t->pushbox_by_world ? shoal_team_world_pe(t, sender) : sender);
   *room = (uint32_t)((depth - at) * (t->pushbox_slot / 8));
   return t->pushbox + (ring * depth + at) * t->pushbox_slot;
+}
+
+/* Team t's plan (above), with peer(addr, pe) the address of my symmetric
+ * addr on world PE pe as mapped here (NULL: not mapped; shmem_ptr): false
+ * (p->n 0) where a member is not mapped or the team is too large. */
+SHOAL_SELECT_FN bool shoal_ll_plan_make(const shoal_team *t, shoal_ll_plan *p, void *(*peer)(const void *, int))
+{
+  memset(p, 0, sizeof *p);
+  if (!t->pushbox || t->size > SHOAL_LL_PLAN_PEERS) return false;
+  size_t depth = (size_t)t->pushbox_depth;
+  for (int q = 0; q < t->size; q++) {
+    int pe = shoal_team_world_pe(t, q);
+    size_t mine = (size_t)(t->pushbox_by_world ? shoal_team_world_pe(t, t->my_pe) : t->my_pe);
+    size_t theirs = (size_t)(t->pushbox_by_world ? pe : q);
+    p->out[q] = (uint64_t *)peer(t->pushbox + mine * depth * t->pushbox_slot, pe);
+    if (!p->out[q]) return false;
+    p->in[q] = (const uint64_t *)(t->pushbox + theirs * depth * t->pushbox_slot);
+    p->seen[q] = &shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[pe];
+    p->sent[q] = &shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[pe];
+    p->credit[q] = &shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[pe];
+  }
+  p->n = t->size;
+  return true;
 }
 
 /* A thread of a lane: pair q's slots of this call -- mine on q (out: once
@@ -130,8 +174,28 @@ SHOAL_FN char *shoal_ll_ring_at(const shoal_team *t, int sender, uint64_t k, uin
  * depend on it, as NCCL's LL stores depend on its relaxed look at the
  * receiver's head, and q read the slots before it fenced and published
  * (an acquire on every call cost the small calls 0.2-0.35 us). */
-SHOAL_FN void shoal_ll_claim(shoal_team *t, shoal_ll *ll, int q, bool out, bool in, uint64_t m, const char *call)
+SHOAL_FN void shoal_ll_claim(shoal_team *t, shoal_ll *ll, const shoal_ll_plan *p, int q, bool out, bool in,
+                            uint64_t m, const char *call)
 {
+  if (p) {   /* the host's plan: the counters' loads alone */
+    uint64_t k = *p->seen[q], kin = *p->sent[q], have = shoal_load_relaxed(p->credit[q]);
+    uint64_t depth = (uint64_t)t->pushbox_depth, at = shoal_ll_mod(k, depth), at_in = shoal_ll_mod(kin, depth);
+    uint32_t words = (uint32_t)(t->pushbox_slot / 8);
+    if (out) {
+      if (k + m > depth && have < k + m - depth) shoal_dev_uint64_wait_until(p->credit[q], SHMEM_CMP_GE, k + m - depth);
+      ll->out[q] = p->out[q] + at * words;
+      ll->flag_out[q] = (uint32_t)(k + 1);
+      ll->room_out[q] = (uint32_t)(depth - at) * words;
+      ll->k_out[q] = k;
+    }
+    if (in) {
+      ll->in[q] = p->in[q] + at_in * words;
+      ll->flag_in[q] = (uint32_t)(kin + 1);
+      ll->room_in[q] = (uint32_t)(depth - at_in) * words;
+      ll->k_in[q] = kin;
+    }
+    return;
+  }
   int pe = shoal_team_world_pe(t, q);
   uint64_t *seen = shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN), *sent = shoal_chan(t, SHOAL_CHAN_CREDIT_SENT);
   const uint64_t *credit = &shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[pe];
@@ -206,7 +270,7 @@ SHOAL_FN void shoal_ll_open(const shoal_scope *s, shoal_team *t, shoal_ll *ll, i
   if (s->tid == 0) ll->ring = (uint32_t)((size_t)t->pushbox_depth * (t->pushbox_slot / 8));
   for (unsigned j = s->tid; j + 1 < (unsigned)np; j += s->nthreads) {
     int q = (me + 1 + (int)j) % np;
-    shoal_ll_claim(t, ll, q, root < 0 || me == root, root < 0 || q == root, m, call);
+    shoal_ll_claim(t, ll, s->ll_plan, q, root < 0 || me == root, root < 0 || q == root, m, call);
   }
   shoal_scope_sync_lane(s);
 }

@@ -38,6 +38,9 @@ typedef struct shoal_scope {
    * session 32). */
   uint64_t *const *words_at;
   char *const *dest_at;
+  /* LL's claims' pointers, where the caller made them (collectives/ll.h:
+   * shoal_ll_plan), else NULL. */
+  const struct shoal_ll_plan *ll_plan;
 } shoal_scope;
 
 SHOAL_FN shoal_scope shoal_scope_make(unsigned tid, unsigned nthreads, unsigned lane, unsigned nlanes, int local)
@@ -52,6 +55,7 @@ SHOAL_FN shoal_scope shoal_scope_make(unsigned tid, unsigned nthreads, unsigned 
   s.warp = 0;
   s.words_at = NULL;
   s.dest_at = NULL;
+  s.ll_plan = NULL;
   return s;
 }
 

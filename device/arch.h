@@ -16,6 +16,9 @@
 #if defined(__CUDACC__) || defined(__HIPCC__)
 #define SHOAL_TARGET_GPU 1
 #define SHOAL_FN static inline __device__
+/* Host and device: the _on_stream launches ask the selection on the host
+ * (and a host can make LL's plan, collectives/ll.h). */
+#define SHOAL_SELECT_FN static inline __host__ __device__
 /* Error reporters: out of line, so a printf's code (hundreds of
  * instructions on AMD, where it also slowed hipcc down by minutes per
  * kernel) stays out of every kernel that could report. */
@@ -23,6 +26,7 @@
 #else
 #define SHOAL_TARGET_CPU 1
 #define SHOAL_FN static inline
+#define SHOAL_SELECT_FN static inline
 #define SHOAL_COLD_FN static __attribute__((noinline, cold))
 #endif
 

@@ -122,7 +122,7 @@ typedef struct shoal_gpu_plan {
 /* The one place a team PE becomes a world PE.  Every remote access a
  * collective makes goes through this, so a team index can never reach the
  * heap translation by mistake (Iris #326). */
-SHOAL_FN int shoal_team_world_pe(const shoal_team *t, int team_pe)
+SHOAL_SELECT_FN int shoal_team_world_pe(const shoal_team *t, int team_pe)
 {
   return t->start + team_pe * t->stride;
 }

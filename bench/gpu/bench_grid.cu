@@ -27,7 +27,8 @@
  * Under SHOAL_ALLREDUCE=ring (run.sh --bench runs it so too) Shoal's
  * all-reduces run the chunked ring: impl "shoal-ring"; a build with
  * -DSHOAL_GPU_DRIVER_LAUNCH=1 launches through the driver (gpu_stream.h):
- * impl "shoal-drvlaunch".
+ * impl "shoal-drvlaunch"; BENCH_IMPL names the impl column outright (two
+ * builds of the same library against other headers, one job).
  * BENCH_MIN (default 4096) and BENCH_STEP (default 4) set the sizes.
  *   bench_grid [max-bytes (default 256M)] */
 #include <string.h>
@@ -224,6 +225,7 @@ int main(int argc, char **argv)
   impl = "shoal-drvlaunch";   /* built with -DSHOAL_GPU_DRIVER_LAUNCH=1: the driver's launch */
 #endif
 #endif
+  if (getenv("BENCH_IMPL")) impl = getenv("BENCH_IMPL");   /* two builds of one library told apart */
   size_t max = argc > 1 ? strtoull(argv[1], 0, 0) : (256u << 20);
   const char *e = getenv("BENCH_MIN");
   size_t lo = e ? strtoull(e, 0, 0) : 4096;

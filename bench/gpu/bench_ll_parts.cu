@@ -1,0 +1,356 @@
+/* Where the one-block LL kernel's time goes (Shoal only): the _on_stream
+ * fcollect and alltoall that take shoal_gpu_k_move_ll (collectives/ll.h at
+ * block scope), step by step, and variants of its order.  Back-to-back
+ * launches (each through shoal_gpu_launch, as the library's) of:
+ *   lib     shmemx_fcollectmem_on_stream / shmemx_alltoallmem_on_stream;
+ *   base    ll.h's steps inline: open (claims), puts, gets, close;
+ *   early   the same with each thread's source words loaded before the
+ *           claims (in flight with them, not after the lane meets);
+ *   batch   the gets of a thread's words from every peer issued together,
+ *           then each waited for (the library waits for each before it
+ *           loads the next);
+ *   both    early and batch;
+ *   plan    the claims from the plan the host made once and passed by
+ *           value (collectives/ll.h: shoal_ll_plan); base and the library
+ *           claim from the team record alone;
+ *   empty   an empty kernel waiting at entry as the library's (PDL);
+ *   sync    shmemx_barrier_all_on_stream.
+ * Each variant is timed without stamps (us per call), then again with
+ * thread 0 stamping %globaltimer after each step (and the block's last
+ * get): the medians per step, the gap between one kernel's end and the
+ * next one's start, and -- where the PEs share the GPU, whose
+ * %globaltimer is one clock -- the start skew between PEs and how long
+ * after the last peer's puts a PE's gets were done (PE 0 reads every PE's
+ * stamps from /tmp).  The variants use the team's LL slots and counters
+ * as the library does, so they interleave with it; each one's result is
+ * checked, every word.  BENCH_GRAPH=1 times one replay of a CUDA graph of
+ * the calls instead of the stream.
+ *   bench_ll_parts [iters (default 1000)] [dest bytes per PE ...] */
+#include <string.h>
+#include <stdint.h>
+#include <algorithm>
+#include <vector>
+#include "bench_gpu.h"
+
+__device__ inline unsigned long long gtimer(void)
+{
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+#define STAMPS 6   /* entry, after the PDL wait, after open, puts issued, the block's last get, after close */
+#define R 2        /* the variants' words per thread per peer, held in registers */
+#define P 8        /* at most this many PEs */
+
+enum { V_BASE = 1, V_EARLY, V_BATCH, V_BOTH, V_PLAN };
+#define NK 8   /* lib, the five variants, empty, sync */
+
+__device__ inline const uint64_t *ll_in_at(const shoal_ll *ll, int q, size_t i)
+{
+  const uint64_t *p = ll->in[q] + i;
+  if (i >= ll->room_in[q]) p -= ll->ring;
+  return p;
+}
+
+/* A thread's source words for its first R indices: w[r][k] goes to team
+ * PE me + k (fcollect: w[r][0], mine, to everyone). */
+__device__ inline void src_words(uint32_t (&w)[R][P], const uint32_t *in, bool a2a, int np, int me, size_t nw,
+                                 size_t first, size_t hi, unsigned nt)
+{
+#pragma unroll
+  for (int r = 0; r < R; r++) {
+    size_t i = first + (size_t)r * nt;
+#pragma unroll
+    for (int k = 0; k < P; k++)
+      if (i < hi && k < np && (k == 0 || a2a)) w[r][k] = in[(a2a ? (size_t)((me + k) % np) * nw : 0) + i];
+  }
+}
+
+template <int V, bool STAMP>
+__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_ll(int which, SHOAL_GRID_TEAM_PARAM rec,
+                                                                const __grid_constant__ shoal_ll_plan L, void *dest,
+                                                                const void *src, size_t nbytes,
+                                                                unsigned long long *ts, int it)
+{
+  unsigned long long g[STAMPS];
+  __shared__ unsigned long long last_get;
+  if (STAMP) g[0] = gtimer();
+  shoal_gpu_pdl_wait();
+  if (STAMP) g[1] = gtimer();
+  shoal_team *t = shoal_grid_record(rec);
+  __shared__ shoal_ll ll;
+  shoal_scope s = shoal_gpu_ll_scope<false, shoal_gpu_block_scope>();
+  const bool a2a = which == 2;
+  const uint32_t *in = (const uint32_t *)src;
+  uint32_t *out = (uint32_t *)dest;
+  int np = t->size, me = t->my_pe;
+  unsigned nt = s.nthreads;
+  size_t nw = nbytes / 4, lo = 0, hi = nw;
+  uint64_t m = shoal_ll_slots(t, nbytes);
+  uint32_t w[R][P];
+  const bool early = V == V_EARLY || V == V_BOTH;
+  if (early) src_words(w, in, a2a, np, me, nw, lo + s.tid, hi, nt);
+  if (STAMP && s.tid == 0) last_get = 0;
+  if (V == V_PLAN) s.ll_plan = &L;
+  shoal_ll_open(&s, t, &ll, -1, m, "ll_parts");
+  if (STAMP) g[2] = gtimer();
+  if (!early) src_words(w, in, a2a, np, me, nw, lo + s.tid, hi, nt);
+#pragma unroll
+  for (int r = 0; r < R; r++) {
+    size_t i = lo + s.tid + (size_t)r * nt;
+    if (i >= hi) continue;
+#pragma unroll
+    for (int k = 1; k < P; k++)
+      if (k < np) shoal_ll_put(&ll, (me + k) % np, i, a2a ? w[r][k] : w[r][0]);
+    out[(size_t)me * nw + i] = w[r][0];
+  }
+  if (STAMP) g[3] = gtimer();
+  if (V == V_BATCH || V == V_BOTH) {
+    uint64_t v[R][P];
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+      size_t i = lo + s.tid + (size_t)r * nt;
+#pragma unroll
+      for (int k = 1; k < P; k++)
+        if (i < hi && k < np) v[r][k] = shoal_load_relaxed(ll_in_at(&ll, (me + k) % np, i));
+    }
+#pragma unroll
+    for (int r = 0; r < R; r++) {
+      size_t i = lo + s.tid + (size_t)r * nt;
+#pragma unroll
+      for (int k = 1; k < P; k++)
+        if (i < hi && k < np) {
+          int q = (me + k) % np;
+          while ((uint32_t)(v[r][k] >> 32) != ll.flag_in[q]) v[r][k] = shoal_load_relaxed(ll_in_at(&ll, q, i));
+          out[(size_t)q * nw + i] = (uint32_t)v[r][k];
+        }
+    }
+  } else {
+    for (int k = 1; k < np; k++) {
+      int q = (me + k) % np;
+#pragma unroll
+      for (int r = 0; r < R; r++) {
+        size_t i = lo + s.tid + (size_t)r * nt;
+        if (i < hi) out[(size_t)q * nw + i] = shoal_ll_get(&ll, q, i);
+      }
+    }
+  }
+  if (STAMP) {
+    atomicMax(&last_get, gtimer());
+    __syncthreads();
+    g[4] = last_get;
+  }
+  shoal_ll_close(&s, t, &ll, -1, m, "ll_parts");
+  if (STAMP && s.tid == 0) {
+    g[5] = gtimer();
+    for (int k = 0; k < STAMPS; k++) ts[(size_t)it * STAMPS + k] = g[k];
+  }
+}
+
+__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_empty(void) { shoal_gpu_pdl_wait(); }
+
+static int me, np, use_graph;
+static cudaStream_t st;
+static cudaEvent_t e0, e1;
+
+static shoal_ll_plan plan;
+/* k: 0 lib, 1-5 the variants, 6 empty, 7 sync */
+static void enqueue(int k, bool stamp, int which, const shoal_team &rec, void *dst, const void *src, size_t block,
+                    unsigned long long *ts, int i)
+{
+#define L(V) (stamp ? shoal_gpu_launch(k_ll<V, true>, 1, SHOAL_GPU_LAUNCH_THREADS, 0, st, which, rec, plan, dst, src, block, ts, i) \
+                    : shoal_gpu_launch(k_ll<V, false>, 1, SHOAL_GPU_LAUNCH_THREADS, 0, st, which, rec, plan, dst, src, block, ts, i))
+  switch (k) {
+  case 0:
+    if (which == 1) shmemx_fcollectmem_on_stream(SHMEM_TEAM_WORLD, dst, src, block, st);
+    else shmemx_alltoallmem_on_stream(SHMEM_TEAM_WORLD, dst, src, block, st);
+    break;
+  case 1: L(V_BASE); break;
+  case 2: L(V_EARLY); break;
+  case 3: L(V_BATCH); break;
+  case 4: L(V_BOTH); break;
+  case 5: L(V_PLAN); break;
+  case 6: shoal_gpu_launch(k_empty, 1, SHOAL_GPU_LAUNCH_THREADS, 0, st); break;
+  default: shmemx_barrier_all_on_stream(st); break;
+  }
+#undef L
+}
+
+/* us per call: the median of three timed rounds after a warm-up */
+static float time_calls(int k, bool stamp, int which, const shoal_team &rec, void *dst, const void *src, size_t block,
+                        unsigned long long *ts, int iters)
+{
+  float ms[3];
+  for (int w = 0; w <= 3; w++) {
+    cudaGraphExec_t exec = 0;
+    if (use_graph) {
+      cudaGraph_t g;
+      CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
+      for (int i = 0; i < iters; i++) enqueue(k, stamp, which, rec, dst, src, block, ts, i);
+      CK(cudaStreamEndCapture(st, &g));
+      CK(cudaGraphInstantiate(&exec, g, 0));
+      CK(cudaGraphDestroy(g));
+      CK(cudaGraphUpload(exec, st));
+      CK(cudaStreamSynchronize(st));
+    }
+    shmem_barrier_all();
+    CK(cudaEventRecord(e0, st));
+    if (use_graph) CK(cudaGraphLaunch(exec, st));
+    else
+      for (int i = 0; i < iters; i++) enqueue(k, stamp, which, rec, dst, src, block, ts, i);
+    CK(cudaEventRecord(e1, st));
+    CK(cudaEventSynchronize(e1));
+    CK(cudaGetLastError());
+    float m;
+    CK(cudaEventElapsedTime(&m, e0, e1));
+    if (exec) CK(cudaGraphExecDestroy(exec));
+    if (w) ms[w - 1] = m * 1e3f / (float)iters;
+  }
+  return median3(ms);
+}
+
+static double med(std::vector<double> v)
+{
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+int main(int argc, char **argv)
+{
+  bench_init("");
+  me = MY_PE();
+  np = N_PES();
+  int iters = argc > 1 ? atoi(argv[1]) : 1000;
+  std::vector<size_t> sizes;
+  for (int a = 2; a < argc; a++) sizes.push_back(strtoull(argv[a], 0, 0));
+  if (sizes.empty()) sizes = {4096, 8192, 16384};
+  const char *g = getenv("BENCH_GRAPH");
+  use_graph = g && !strcmp(g, "1");
+  if (np > P) {
+    if (me == 0) fprintf(stderr, "bench_ll_parts: at most %d PEs\n", P);
+    return 1;
+  }
+  CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  size_t maxb = *std::max_element(sizes.begin(), sizes.end());
+  uint32_t *dst = (uint32_t *)shmem_malloc(maxb), *src = (uint32_t *)shmem_malloc(maxb);
+  /* word i of PE p's source: pat(p, i), fresh for each size */
+  auto pat = [](int p, size_t i, size_t salt) { return (uint32_t)(p * 0x9E3779B1u ^ (uint32_t)(i * 2654435761u) ^ (uint32_t)salt); };
+  std::vector<uint32_t> hsrc(maxb / 4), hdst(maxb / 4);
+  unsigned long long *ts;
+  CK(cudaMalloc((void **)&ts, sizeof(unsigned long long) * STAMPS * (size_t)iters));
+  std::vector<unsigned long long> hts((size_t)STAMPS * iters), all((size_t)STAMPS * iters * np);
+  shoal_team rec;
+  if (!shoalx_gpu_team_record(SHMEM_TEAM_WORLD, &rec)) {
+    fprintf(stderr, "bench_ll_parts: no team record\n");
+    return 1;
+  }
+  bool one_gpu = shmem_team_n_pes(SHMEM_TEAM_SHARED) == np && shoalx_gpu_shared();
+  const char *kn[NK] = {"lib", "base", "early", "batch", "both", "plan", "empty", "sync"};
+  if (!shoal_ll_plan_make(&rec, &plan, shmem_ptr)) {
+    fprintf(stderr, "bench_ll_parts: no LL plan for the world team\n");
+    return 1;
+  }
+  if (me == 0)
+    printf("%d PEs, %s; us per call (stamped: +stamps); steps: median ns (wait: pdl wait, open, puts, gets, close, gap; "
+           "skew, arrive = last get - last peer's puts)\n", np, use_graph ? "graph replay" : "stream");
+  int salt = 0;
+  for (size_t bytes : sizes)
+    for (int which = 1; which <= 2; which++) {
+      size_t block = (bytes / (size_t)np) & ~(size_t)3, nw = block / 4;
+      if (!block) continue;
+      int launch = shoal_move_select_launch(which, block, true, shoalx_gpu_team_ll_slot(SHMEM_TEAM_WORLD),
+                                            shoalx_gpu_team_ll_span(SHMEM_TEAM_WORLD),
+                                            shoal_move_ll_stream_max(shoal_gpu_stream_ll_max(np), shoalx_gpu_shared() != 0, np),
+                                            np, shoal_gpu_stream_knob(0));
+      bool fits = launch == SHOAL_REDUCE_LAUNCH_LL && nw <= (size_t)R * SHOAL_GPU_LAUNCH_THREADS;
+      const char *name = which == 1 ? "fcollect" : "alltoall";
+      if (!fits) {
+        if (me == 0) printf("%s %zu B: not the one-block LL kernel's size, skipped\n", name, bytes);
+        continue;
+      }
+      for (int k = 0; k < NK; k++) {
+        float us = time_calls(k, false, which, rec, dst, src, block, ts, iters);
+        float us_st = k >= 1 && k <= 5 ? time_calls(k, true, which, rec, dst, src, block, ts, iters) : 0;
+        /* the result, fresh data, the dest poisoned */
+        size_t bad = 0;
+        if (k <= 5) {
+          salt++;
+          for (size_t i = 0; i < (which == 1 ? nw : nw * np); i++) hsrc[i] = pat(me, i, salt);
+          CK(cudaMemcpy(src, hsrc.data(), (which == 1 ? nw : nw * np) * 4, cudaMemcpyHostToDevice));
+          CK(cudaMemset(dst, 0xEE, nw * np * 4));
+          CK(cudaDeviceSynchronize());
+          shmem_barrier_all();
+          enqueue(k, false, which, rec, dst, src, block, ts, 0);
+          CK(cudaStreamSynchronize(st));
+          shmem_barrier_all();
+          CK(cudaMemcpy(hdst.data(), dst, nw * np * 4, cudaMemcpyDeviceToHost));
+          for (size_t i = 0; i < nw * np; i++) {
+            int q = (int)(i / nw);
+            bad += hdst[i] != pat(q, (which == 1 ? 0 : (size_t)me * nw) + i % nw, salt);
+          }
+          if (bad) printf("PE %d: %s %zu B %s: %zu words wrong\n", me, name, bytes, kn[k], bad);
+        }
+        /* the stamped round's steps (ts holds its last timed round: the
+         * check above wrote none) */
+        double st_med[6] = {0}, skew = 0, arrive = 0;
+        if (k >= 1 && k <= 5) {
+          CK(cudaMemcpy(hts.data(), ts, sizeof(unsigned long long) * hts.size(), cudaMemcpyDeviceToHost));
+          std::vector<double> v[6];
+          for (int i = 0; i < iters; i++) {
+            const unsigned long long *o = &hts[(size_t)i * STAMPS];
+            for (int j = 0; j < 5; j++) v[j].push_back((double)(o[j + 1] - o[j]));
+            if (i) v[5].push_back((double)o[0] - (double)hts[(size_t)(i - 1) * STAMPS + 5]);
+          }
+          for (int j = 0; j < 6; j++) st_med[j] = med(v[j]);
+          if (one_gpu) {
+            char fn[256];
+            snprintf(fn, sizeof fn, "/tmp/ll_parts.%d", me);
+            FILE *f = fopen(fn, "wb");
+            fwrite(hts.data(), sizeof(unsigned long long), hts.size(), f);
+            fclose(f);
+            shmem_barrier_all();
+            if (me == 0) {
+              for (int p = 0; p < np; p++) {
+                snprintf(fn, sizeof fn, "/tmp/ll_parts.%d", p);
+                f = fopen(fn, "rb");
+                if (!f || fread(&all[(size_t)p * STAMPS * iters], sizeof(unsigned long long), hts.size(), f) != hts.size())
+                  fprintf(stderr, "bench_ll_parts: %s unreadable\n", fn);
+                if (f) fclose(f);
+              }
+              std::vector<double> vs, va;
+              for (int i = 0; i < iters; i++) {
+                unsigned long long lo0 = ~0ull, hi0 = 0;
+                for (int p = 0; p < np; p++) {
+                  const unsigned long long *o = &all[((size_t)p * iters + i) * STAMPS];
+                  lo0 = std::min(lo0, o[0]);
+                  hi0 = std::max(hi0, o[0]);
+                  unsigned long long puts = 0;
+                  for (int q = 0; q < np; q++)
+                    if (q != p) puts = std::max(puts, all[((size_t)q * iters + i) * STAMPS + 3]);
+                  va.push_back((double)o[4] - (double)puts);
+                }
+                vs.push_back((double)(hi0 - lo0));
+              }
+              skew = med(vs);
+              arrive = med(va);
+            }
+            shmem_barrier_all();
+          }
+        }
+        if (me == 0) {
+          printf("%-8s %6zu B %-5s %6.2f us", name, bytes, kn[k], us);
+          if (k >= 1 && k <= 5)
+            printf("  +stamps %6.2f | wait %5.0f open %5.0f puts %5.0f gets %5.0f close %5.0f gap %5.0f | skew %5.0f arrive %5.0f",
+                   us_st, st_med[0], st_med[1], st_med[2], st_med[3], st_med[4], st_med[5], skew, arrive);
+          printf("%s\n", bad ? "  WRONG" : "");
+          fflush(stdout);
+        }
+      }
+    }
+  shmem_finalize();
+  return 0;
+}
