@@ -270,7 +270,7 @@ SHOAL_API int shoalx_coll_ll_lane(int which, shmem_team_t team, void *dest, cons
   shoal_scope sc = shoal_scope_make(0, 1, (unsigned)lane, (unsigned)nlanes, local);
   sc.fresh = !local;
   /* lanes that do not meet stand for an _on_stream kernel's blocks: their
-   * claims start from a plan, as that kernel's (<shoal/gpu_stream.h>) */
+   * claims start from a plan (collectives/ll.h), so the tests run both claims */
   shoal_ll_plan plan;
   if (!local && shoal_ll_plan_make(team, &plan, shmem_ptr)) sc.ll_plan = &plan;
   shoal_ll ll;

@@ -13,7 +13,6 @@
 
 #include "../teams/team.h"
 
-
 SHOAL_SELECT_FN uint64_t *shoal_chan(const shoal_team *t, int kind)
 {
   return t->chan + (size_t)kind * (size_t)t->n_world;

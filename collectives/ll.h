@@ -148,9 +148,9 @@ SHOAL_SELECT_FN bool shoal_ll_plan_make(const shoal_team *t, shoal_ll_plan *p, v
   memset(p, 0, sizeof *p);
   if (!t->pushbox || t->size > SHOAL_LL_PLAN_PEERS) return false;
   size_t depth = (size_t)t->pushbox_depth;
+  size_t mine = (size_t)(t->pushbox_by_world ? shoal_team_world_pe(t, t->my_pe) : t->my_pe);
   for (int q = 0; q < t->size; q++) {
     int pe = shoal_team_world_pe(t, q);
-    size_t mine = (size_t)(t->pushbox_by_world ? shoal_team_world_pe(t, t->my_pe) : t->my_pe);
     size_t theirs = (size_t)(t->pushbox_by_world ? pe : q);
     p->out[q] = (uint64_t *)peer(t->pushbox + mine * depth * t->pushbox_slot, pe);
     if (!p->out[q]) return false;
