@@ -277,19 +277,26 @@ SHOAL_FN void shoal_ll_open(const shoal_scope *s, shoal_team *t, shoal_ll *ll, i
 /* Exit: every thread has read its words; count the call: lane 0 after the
  * lanes meet, or, where they do not (a fresh kernel's), the last lane to
  * finish, which one relaxed add a lane finds (shoal_scope_arrive_done says
- * why no fence) -- nobody waits for the others. */
+ * why no fence) -- nobody waits for the others.  A call that ends its
+ * kernel lets the next one be scheduled once its lane's gets are done,
+ * before the count (shoal_scope_release_next). */
 SHOAL_FN void shoal_ll_close(const shoal_scope *s, shoal_team *t, shoal_ll *ll, int root, uint64_t m,
                              const char *call)
 {
   if (s->nlanes > 1 && !s->local) {
     shoal_scope_sync_lane(s);
+    shoal_scope_release_next(s);   /* the lane's gets are done: it waits for nobody */
     if (s->tid == 0) ll->last = shoal_scope_arrive_done(s, t);
     shoal_scope_sync_lane(s);
     if (ll->last) shoal_ll_count(s, t, ll, root, m);
     return;
   }
-  if (s->nlanes > 1) shoal_scope_sync_local(s, t, call);
-  else shoal_scope_sync_lane(s);
+  if (s->nlanes > 1) {
+    shoal_scope_sync_local(s, t, call);
+  } else {
+    shoal_scope_sync_lane(s);
+    shoal_scope_release_next(s);
+  }
   if (s->lane == 0) shoal_ll_count(s, t, ll, root, m);
 }
 

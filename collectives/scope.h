@@ -29,6 +29,7 @@ typedef struct shoal_scope {
   int local;                /* the lanes of this PE meet at entry and exit */
   int fresh;                /* the lane's kernel began with this call (an _on_stream kernel) */
   int warp;                 /* GPU: the lane is one warp (the _warp collectives), not a block */
+  int ends_kernel;          /* the call ends the lane's kernel (an _on_stream kernel's LL): shoal_scope_release_next */
   /* Where an _on_stream kernel's host found them (<shoal/gpu_stream.h>,
    * shoal_gpu_plan), else NULL and looked up in the kernel: team PE q's
    * grid words as mapped here, and team PE q's dest (words_at[q] and
@@ -53,6 +54,7 @@ SHOAL_FN shoal_scope shoal_scope_make(unsigned tid, unsigned nthreads, unsigned 
   s.local = local;
   s.fresh = 0;
   s.warp = 0;
+  s.ends_kernel = 0;
   s.words_at = NULL;
   s.dest_at = NULL;
   s.ll_plan = NULL;
@@ -66,6 +68,24 @@ SHOAL_FN void shoal_scope_sync_lane(const shoal_scope *s)
 {
   if (s->warp) SHOAL_GPU_SYNCWARP();
   else __syncthreads();
+}
+
+/* Where the call ends its kernel (s->ends_kernel) and no thread of the
+ * lane waits for a peer any more: the next kernel on the stream may be
+ * scheduled now (programmatic dependent launch, CUDA sm_90+), so its
+ * launch overlaps this kernel's tail; it still waits
+ * (griddepcontrol.wait, <shoal/gpu_stream.h>) until this kernel has ended
+ * and its memory is visible.  Not before the lane's last wait: the next
+ * kernel's early blocks could hold SMs that a peer's kernel, which this
+ * one waits for, needs resident (test_coll hung so where PEs share a
+ * GPU).  A no-op where the kernel was not launched for it. */
+SHOAL_FN void shoal_scope_release_next(const shoal_scope *s)
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(__HIPCC__)
+  if (s->ends_kernel) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#else
+  (void)s;
+#endif
 }
 
 #define SHOAL_GRID_TIMEOUT_NS 20000000000ull
@@ -419,6 +439,8 @@ SHOAL_HIDDEN _Noreturn void shoal_error(const char *call, const char *fmt, ...)
 
 /* A CPU lane is one thread. */
 SHOAL_FN void shoal_scope_sync_lane(const shoal_scope *s) { (void)s; }
+/* No kernels follow a CPU's call. */
+SHOAL_FN void shoal_scope_release_next(const shoal_scope *s) { (void)s; }
 
 /* Back off and yield while waiting (the runtime's watchdog names a wait
  * that never ends). */

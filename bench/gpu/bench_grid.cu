@@ -26,9 +26,11 @@
  * between them.  BENCH_KERNEL=0 leaves the in-kernel rows out.
  * Under SHOAL_ALLREDUCE=ring (run.sh --bench runs it so too) Shoal's
  * all-reduces run the chunked ring: impl "shoal-ring"; a build with
- * -DSHOAL_GPU_DRIVER_LAUNCH=1 launches through the driver (gpu_stream.h):
- * impl "shoal-drvlaunch"; BENCH_IMPL names the impl column outright (two
- * builds of the same library against other headers, one job).
+ * -DSHOAL_GPU_DRIVER_LAUNCH=0 launches through the runtime, not the
+ * driver (gpu_stream.h): impl "shoal-rtlaunch" (before session 45 the
+ * driver's was the opt-in, "shoal-drvlaunch"); BENCH_IMPL names the impl
+ * column outright (two builds of the same library against other headers,
+ * one job).
  * BENCH_MIN (default 4096) and BENCH_STEP (default 4) set the sizes.
  *   bench_grid [max-bytes (default 256M)] */
 #include <string.h>
@@ -221,8 +223,8 @@ int main(int argc, char **argv)
 #ifndef USE_NVSHMEM
   const char *forced = getenv("SHOAL_ALLREDUCE");
   if (forced && !strcmp(forced, "ring")) impl = "shoal-ring";
-#if SHOAL_GPU_DRIVER_LAUNCH_BUILT
-  impl = "shoal-drvlaunch";   /* built with -DSHOAL_GPU_DRIVER_LAUNCH=1: the driver's launch */
+#if !SHOAL_GPU_DRIVER_LAUNCH
+  impl = "shoal-rtlaunch";   /* built with -DSHOAL_GPU_DRIVER_LAUNCH=0: the runtime's launch */
 #endif
 #endif
   if (getenv("BENCH_IMPL")) impl = getenv("BENCH_IMPL");   /* two builds of one library told apart */

@@ -80,7 +80,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_ll(int which, SHOA
   if (STAMP) g[1] = gtimer();
   shoal_team *t = shoal_grid_record(rec);
   __shared__ shoal_ll ll;
-  shoal_scope s = shoal_gpu_ll_scope<false, shoal_gpu_block_scope>();
+  shoal_scope s = shoal_gpu_ll_scope<false, shoal_gpu_block_scope>(t);
   const bool a2a = which == 2;
   const uint32_t *in = (const uint32_t *)src;
   uint32_t *out = (uint32_t *)dest;

@@ -225,10 +225,22 @@ __device__ inline void shoal_gpu_check_overlap(const char *call, const void *des
  * runtime value the small calls cost 0.2-0.3 us more, bench/RESULTS.md
  * session 20), whose calls take up to half the team's ring. */
 __device__ inline shoal_scope shoal_grid_scope(bool local);   /* gpu_grid.h */
-template <bool GRID, class L = shoal_gpu_block_scope>
-__device__ inline shoal_scope shoal_gpu_ll_scope(void)
+/* END: the call of an _on_stream kernel, which ends it and lets the next
+ * kernel be scheduled before its count (collectives/scope.h:
+ * shoal_scope_release_next): over several blocks at any team size, one
+ * block on teams of up to SHOAL_GPU_LL_RELEASE_PES.  One H200 under MPS
+ * (bench/RESULTS.md session 45), graph replay: the grid's calls 2-9%
+ * faster at 2 and 4 PEs; one block's 3-6% faster at 2 PEs but fcollect
+ * and alltoall of 4-16 KB 4-6% slower at 4. */
+#ifndef SHOAL_GPU_LL_RELEASE_PES   /* a benchmark's build may set it */
+#define SHOAL_GPU_LL_RELEASE_PES 2
+#endif
+template <bool GRID, class L = shoal_gpu_block_scope, bool END = false>
+__device__ inline shoal_scope shoal_gpu_ll_scope(const shoal_team *t)
 {
-  return GRID ? shoal_grid_scope(false) : shoal_gpu_lane_of<L>();
+  shoal_scope s = GRID ? shoal_grid_scope(false) : shoal_gpu_lane_of<L>();
+  s.ends_kernel = END && (GRID || t->size <= SHOAL_GPU_LL_RELEASE_PES);
+  return s;
 }
 /* The element sizes LL carries (collectives/reduce_select.h:
  * shoal_reduce_ll_fits): the entry points leave LL's code out for the
@@ -239,11 +251,11 @@ template <class T> constexpr bool shoal_gpu_ll_elem = sizeof(T) == 4 || sizeof(T
 /* All-reduce of 4- and 8-byte types (collectives/reduce_select.h:
  * shoal_reduce_ll_fits).  dest may be src (checked by the caller: or
  * disjoint from it). */
-template <class T, class OP, bool GRID = false, class L = shoal_gpu_block_scope>
+template <class T, class OP, bool GRID = false, class L = shoal_gpu_block_scope, bool END = false>
 __device__ inline void shoal_gpu_reduce_ll(const char *call, shoal_team *t, T *dest, const T *src, size_t n)
 {
   __shared__ shoal_ll ll;
-  shoal_scope s = shoal_gpu_ll_scope<GRID, L>();
+  shoal_scope s = shoal_gpu_ll_scope<GRID, L, END>(t);
   shoal_gpu_reducer<T, OP> r;
   shoal_ll_reduce(&s, t, &ll, &r, dest, src, n, call);
 }
@@ -253,23 +265,23 @@ __device__ inline void shoal_gpu_reduce_ll(const char *call, shoal_team *t, T *d
  * grid, both _on_stream kernels) reach it -- inlined into each, with the
  * all-reduce beside it behind a runtime flag, it multiplied ptxas's time
  * for gpu_lib.cu (RESULTS.md, session 9). */
-template <class T, class OP, bool GRID = false, class L = shoal_gpu_block_scope>
+template <class T, class OP, bool GRID = false, class L = shoal_gpu_block_scope, bool END = false>
 __device__ __noinline__ void shoal_gpu_reduce_scatter_ll(const char *call, shoal_team *t, T *dest, const T *src,
                                                          size_t n)
 {
   __shared__ shoal_ll ll;
-  shoal_scope s = shoal_gpu_ll_scope<GRID, L>();
+  shoal_scope s = shoal_gpu_ll_scope<GRID, L, END>(t);
   shoal_gpu_reducer<T, OP> r;
   shoal_ll_reduce_scatter(&s, t, &ll, &r, dest, src, n, call);
 }
 /* Broadcast (which 0), fcollect (1), alltoall (2) of nbytes, a whole
  * number of words (shoal_ll_fits, shoal_ll_words). */
-template <bool GRID = false, class L = shoal_gpu_block_scope>
+template <bool GRID = false, class L = shoal_gpu_block_scope, bool END = false>
 __device__ inline void shoal_gpu_move_ll(const char *call, int which, shoal_team *t, void *dest, const void *src,
                                          size_t nbytes, int root)
 {
   __shared__ shoal_ll ll;
-  shoal_scope s = shoal_gpu_ll_scope<GRID, L>();
+  shoal_scope s = shoal_gpu_ll_scope<GRID, L, END>(t);
   shoal_ll_move(&s, t, &ll, which, dest, src, nbytes, root, call);
 }
 

@@ -45,10 +45,12 @@
  * kernel's memory is visible (griddepcontrol.wait).  What it saves is the
  * gap between back-to-back kernels: on one H200 under MPS 7-41% of every
  * _on_stream call from 4 KB to 1 MB at 2-4 PEs (bench/RESULTS.md, sessions
- * 41, 42).  No kernel lets the next one start early
- * (griddepcontrol.launch_dependents): with that, test_coll hung where PEs
- * share a GPU, the next kernels' early blocks holding the SMs a peer's grid
- * kernel needed resident.  -DSHOAL_GPU_PDL=0 builds plain launches;
+ * 41, 42).  LL's kernels let the next one be scheduled early
+ * (griddepcontrol.launch_dependents) once they wait for no peer any more,
+ * before their count (collectives/scope.h: shoal_scope_release_next);
+ * the others do not, and none does so sooner: from a kernel's start,
+ * test_coll hung where PEs share a GPU, the next kernels' early blocks
+ * holding the SMs a peer's grid kernel needed resident.  -DSHOAL_GPU_PDL=0 builds plain launches;
  * SHOAL_GPU_PDL=off in the environment makes them at run time. */
 #ifndef SHOAL_GPU_PDL
 #if defined(__CUDACC__) && !defined(__HIPCC__) && defined(__CUDA_ARCH_LIST__)
@@ -97,20 +99,22 @@ static inline bool shoal_gpu_pdl_on(void)
   }
   return on != 0;
 }
-/* The PDL launch through the driver (opt-in: -DSHOAL_GPU_DRIVER_LAUNCH=1,
- * CUDA 12.5+ for the versioned entry point): cuLaunchKernelEx on the
- * kernel's context-free handle (cudaGetKernel), found once per kernel and
- * host thread, where the runtime's cudaLaunchKernelEx looks the kernel up
- * on every launch.  On one H200 under MPS it took 0.07-0.2 us off a launch
- * (bench/gpu/bench_launch.cu) and 10-25% off the host's enqueue of the
- * _on_stream calls, but not their time: their GPU work is longer than the
- * launch (bench/RESULTS.md, session 43).  So it only spares host time.
- * Whatever fails (no entry point, no handle, a refused launch) takes the
- * runtime's launch, which records the error where shoal_gpu_launched
- * looks.  Stream 0 too: what it means to the driver depends on how the
- * program was compiled (--default-stream). */
+/* The PDL launch through the driver (CUDA 12.5+ for the versioned entry
+ * point; -DSHOAL_GPU_DRIVER_LAUNCH=0 takes the runtime's): cuLaunchKernelEx
+ * on the kernel's context-free handle (cudaGetKernel), found once per
+ * kernel and host thread, where the runtime's cudaLaunchKernelEx looks the
+ * kernel up on every launch.  On one H200 under MPS it took 0.07-0.2 us
+ * off a launch (bench/gpu/bench_launch.cu) and 10-25% off the host's
+ * enqueue of the _on_stream calls (bench/RESULTS.md, session 43); once
+ * LL's kernels let the next one start early, the host's enqueue paced the
+ * small calls at 2 PEs, and the driver's launch made them 6-14% faster on
+ * the stream (fcollect and alltoall of 4-8 KB, the all-reduce of 4 KB),
+ * the others within 1% (session 45).  Whatever fails (no entry point, no
+ * handle, a refused launch) takes the runtime's launch, which records the
+ * error where shoal_gpu_launched looks.  Stream 0 too: what it means to
+ * the driver depends on how the program was compiled (--default-stream). */
 #ifndef SHOAL_GPU_DRIVER_LAUNCH
-#define SHOAL_GPU_DRIVER_LAUNCH 0
+#define SHOAL_GPU_DRIVER_LAUNCH 1
 #endif
 #if SHOAL_GPU_DRIVER_LAUNCH && SHOAL_GPU_PDL && defined(__CUDACC__) && !defined(__HIPCC__) && CUDART_VERSION >= 12050
 #define SHOAL_GPU_DRIVER_LAUNCH_BUILT 1
@@ -260,22 +264,24 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(
                                                                                void *dest, const void *src,
                                                                                size_t n, int root)
 {
+  using B = shoal_gpu_block_scope;   /* and the call ends the kernel (true) */
   shoal_gpu_pdl_wait();
   shoal_team *team = shoal_grid_record(rec);
   /* which a constant in each call: each inlined copy is specialized */
-  if (which == 0) shoal_gpu_move_ll<GRID>("shmemx_broadcastmem_on_stream", 0, team, dest, src, n, root);
-  else if (which == 1) shoal_gpu_move_ll<GRID>("shmemx_fcollectmem_on_stream", 1, team, dest, src, n, 0);
-  else shoal_gpu_move_ll<GRID>("shmemx_alltoallmem_on_stream", 2, team, dest, src, n, 0);
+  if (which == 0) shoal_gpu_move_ll<GRID, B, true>("shmemx_broadcastmem_on_stream", 0, team, dest, src, n, root);
+  else if (which == 1) shoal_gpu_move_ll<GRID, B, true>("shmemx_fcollectmem_on_stream", 1, team, dest, src, n, 0);
+  else shoal_gpu_move_ll<GRID, B, true>("shmemx_alltoallmem_on_stream", 2, team, dest, src, n, 0);
 }
 template <class T, class OP, bool GRID = false>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_ll(SHOAL_GRID_TEAM_PARAM rec, T *dest,
                                                                                  const T *src, size_t n,
                                                                                  int scatter)
 {
+  using B = shoal_gpu_block_scope;   /* and the call ends the kernel (true) */
   shoal_gpu_pdl_wait();
   shoal_team *team = shoal_grid_record(rec);
-  if (scatter) shoal_gpu_reduce_scatter_ll<T, OP, GRID>("shmemx_..._reduce_scatter_on_stream", team, dest, src, n);
-  else shoal_gpu_reduce_ll<T, OP, GRID>("shmemx_..._reduce_on_stream", team, dest, src, n);
+  if (scatter) shoal_gpu_reduce_scatter_ll<T, OP, GRID, B, true>("shmemx_..._reduce_scatter_on_stream", team, dest, src, n);
+  else shoal_gpu_reduce_ll<T, OP, GRID, B, true>("shmemx_..._reduce_on_stream", team, dest, src, n);
 }
 template <class shoal_unused = void>
 __global__ void shoal_gpu_k_signal(uint64_t *sig, uint64_t v, int op, int pe)

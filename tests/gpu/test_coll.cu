@@ -137,7 +137,9 @@ __global__ void k_graph_check_move(int which, const float *dst, size_t n, uint64
 
 /* Checks of one round of the back-to-back _on_stream test (main): which 0
  * all-reduce of n, 1 reduce-scatter of n per member, 2 fcollect of n, 3
- * alltoall of n per member; wrong elements counted in errors[which]. */
+ * alltoall of n per member, 4 alltoall of n per member of the fcollect's
+ * dest (every block: my own source); wrong elements counted in
+ * errors[which]. */
 __global__ void k_round_check(int which, const float *dst, size_t n, uint64_t seed, int me, int np, unsigned salt,
                               unsigned *errors)
 {
@@ -147,7 +149,8 @@ __global__ void k_round_check(int which, const float *dst, size_t n, uint64_t se
     if (which == 0) for (int p = 0; p < np; p++) want += fval(seed, p, i, salt);
     else if (which == 1) for (int p = 0; p < np; p++) want += fval(seed, p, (size_t)me * n + i, salt);
     else if (which == 2) want = fval(seed, (int)(i / n), i % n, salt);
-    else want = fval(seed, (int)(i / n), (size_t)me * n + i % n, salt);
+    else if (which == 3) want = fval(seed, (int)(i / n), (size_t)me * n + i % n, salt);
+    else want = fval(seed, me, i % n, salt);
     if (dst[i] != want) atomicAdd(&errors[which], 1u);
   }
 }
@@ -545,18 +548,21 @@ int main(void)
    * grid kernels; 40000 (160000 bytes a member): past LL's bound where
    * the PEs share a GPU, within a staging slot at 2-4 PEs, so fcollect
    * and alltoall take the staged push there with SHOAL_GPU_STAGE=on
-   * (run.sh), both halves in turn. */
+   * (run.sh), both halves in turn.  The second alltoall takes the
+   * fcollect's dest for its source: the kernel before it wrote what it
+   * reads (LL's kernels let the next one be scheduled before they end,
+   * collectives/scope.h: shoal_scope_release_next). */
   {
     size_t rn[] = {512, 1500, 8192, 20000, 40000, 65536};
     const int rounds = 24;
     size_t nmax = 65536;
     float *src = (float *)shmem_malloc(sizeof(float) * nmax * np);
-    float *dst[4];
-    for (int w = 0; w < 4; w++) dst[w] = (float *)shmem_malloc(sizeof(float) * nmax * np);
-    unsigned *errors, herr[4];
+    float *dst[5];
+    for (int w = 0; w < 5; w++) dst[w] = (float *)shmem_malloc(sizeof(float) * nmax * np);
+    unsigned *errors, herr[5];
     GT_CUDA(cudaMalloc((void **)&errors, sizeof herr));
     GT_CUDA(cudaMemset(errors, 0, sizeof herr));
-    for (int w = 0; w < 4; w++) GT_CUDA(cudaMemset(dst[w], 0xFF, sizeof(float) * nmax * np));
+    for (int w = 0; w < 5; w++) GT_CUDA(cudaMemset(dst[w], 0xFF, sizeof(float) * nmax * np));
     cudaStream_t s;
     GT_CUDA(cudaStreamCreate(&s));
     GT_CUDA(cudaDeviceSynchronize());
@@ -570,19 +576,21 @@ int main(void)
         shmemx_float_sum_reduce_scatter_on_stream(SHMEM_TEAM_WORLD, dst[1], src, n, s);
         shmemx_fcollectmem_on_stream(SHMEM_TEAM_WORLD, dst[2], src, n * sizeof(float), s);
         shmemx_alltoallmem_on_stream(SHMEM_TEAM_WORLD, dst[3], src, n * sizeof(float), s);
-        for (int w = 0; w < 4; w++) k_round_check<<<64, 256, 0, s>>>(w, dst[w], n, gt_seed, me, np, salt, errors);
+        shmemx_alltoallmem_on_stream(SHMEM_TEAM_WORLD, dst[4], dst[2], n * sizeof(float), s);
+        for (int w = 0; w < 5; w++) k_round_check<<<64, 256, 0, s>>>(w, dst[w], n, gt_seed, me, np, salt, errors);
       }
       GT_CUDA(cudaStreamSynchronize(s));
       GT_CUDA(cudaMemcpy(herr, errors, sizeof herr, cudaMemcpyDeviceToHost));
-      GT_CHECK(!herr[0] && !herr[1] && !herr[2] && !herr[3],
+      GT_CHECK(!herr[0] && !herr[1] && !herr[2] && !herr[3] && !herr[4],
                "%d back-to-back rounds on a stream, n=%zu: all-reduce %u, reduce-scatter %u, fcollect %u, "
-               "alltoall %u wrong elements", rounds, n, herr[0], herr[1], herr[2], herr[3]);
+               "alltoall %u, alltoall of the fcollect %u wrong elements", rounds, n, herr[0], herr[1], herr[2],
+               herr[3], herr[4]);
       GT_CUDA(cudaMemset(errors, 0, sizeof herr));
     }
     GT_CUDA(cudaStreamDestroy(s));
     GT_CUDA(cudaFree(errors));
     shmem_barrier_all();
-    for (int w = 0; w < 4; w++) shmem_free(dst[w]);
+    for (int w = 0; w < 5; w++) shmem_free(dst[w]);
     shmem_free(src);
   }
 
