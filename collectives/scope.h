@@ -78,7 +78,8 @@ SHOAL_FN void shoal_scope_sync_lane(const shoal_scope *s)
  * and its memory is visible.  Not before the lane's last wait: the next
  * kernel's early blocks could hold SMs that a peer's kernel, which this
  * one waits for, needs resident (test_coll hung so where PEs share a
- * GPU).  A no-op where the kernel was not launched for it. */
+ * GPU, bench/RESULTS.md session 41).  A no-op where the kernel was not
+ * launched for it. */
 SHOAL_FN void shoal_scope_release_next(const shoal_scope *s)
 {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && !defined(__HIPCC__)

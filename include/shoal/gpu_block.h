@@ -229,8 +229,8 @@ __device__ inline shoal_scope shoal_grid_scope(bool local);   /* gpu_grid.h */
  * kernel be scheduled before its count (collectives/scope.h:
  * shoal_scope_release_next): over several blocks at any team size, one
  * block on teams of up to SHOAL_GPU_LL_RELEASE_PES.  One H200 under MPS
- * (bench/RESULTS.md session 45), graph replay: the grid's calls 2-9%
- * faster at 2 and 4 PEs; one block's 3-6% faster at 2 PEs but fcollect
+ * (bench/RESULTS.md session 45), graph replay: the grid's calls 3-9%
+ * faster at 2-4 PEs; one block's 3-6% faster at 2 PEs, but its fcollect
  * and alltoall of 4-16 KB 4-6% slower at 4. */
 #ifndef SHOAL_GPU_LL_RELEASE_PES   /* a benchmark's build may set it */
 #define SHOAL_GPU_LL_RELEASE_PES 2

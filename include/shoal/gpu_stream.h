@@ -50,8 +50,9 @@
  * before their count (collectives/scope.h: shoal_scope_release_next);
  * the others do not, and none does so sooner: from a kernel's start,
  * test_coll hung where PEs share a GPU, the next kernels' early blocks
- * holding the SMs a peer's grid kernel needed resident.  -DSHOAL_GPU_PDL=0 builds plain launches;
- * SHOAL_GPU_PDL=off in the environment makes them at run time. */
+ * holding the SMs a peer's grid kernel needed resident (session 41).
+ * -DSHOAL_GPU_PDL=0 builds plain launches; SHOAL_GPU_PDL=off in the
+ * environment makes them at run time. */
 #ifndef SHOAL_GPU_PDL
 #if defined(__CUDACC__) && !defined(__HIPCC__) && defined(__CUDA_ARCH_LIST__)
 #define SHOAL_GPU_PDL 1
