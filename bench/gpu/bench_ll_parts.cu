@@ -13,6 +13,11 @@
  *   plan    the claims from the plan the host made once and passed by
  *           value (collectives/ll.h: shoal_ll_plan); base and the library
  *           claim from the team record alone;
+ *   release base letting the next kernel be scheduled once the lane's
+ *           gets are done (collectives/scope.h: shoal_scope_release_next),
+ *           whatever the team size (the library: one block on teams of
+ *           up to SHOAL_GPU_LL_RELEASE_PES); its gap is negative where the
+ *           next kernel starts before this one's count is done;
  *   empty   an empty kernel waiting at entry as the library's (PDL);
  *   sync    shmemx_barrier_all_on_stream.
  * Each variant is timed without stamps (us per call), then again with
@@ -43,8 +48,8 @@ __device__ inline unsigned long long gtimer(void)
 #define R 2        /* the variants' words per thread per peer, held in registers */
 #define P 8        /* at most this many PEs */
 
-enum { V_BASE = 1, V_EARLY, V_BATCH, V_BOTH, V_PLAN };
-#define NK 8   /* lib, the five variants, empty, sync */
+enum { V_BASE = 1, V_EARLY, V_BATCH, V_BOTH, V_PLAN, V_RELEASE };
+#define NK 9   /* lib, the six variants, empty, sync */
 
 __device__ inline const uint64_t *ll_in_at(const shoal_ll *ll, int q, size_t i)
 {
@@ -93,6 +98,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_ll(int which, SHOA
   if (early) src_words(w, in, a2a, np, me, nw, lo + s.tid, hi, nt);
   if (STAMP && s.tid == 0) last_get = 0;
   if (V == V_PLAN) s.ll_plan = &L;
+  s.ends_kernel = V == V_RELEASE;
   shoal_ll_open(&s, t, &ll, -1, m, "ll_parts");
   if (STAMP) g[2] = gtimer();
   if (!early) src_words(w, in, a2a, np, me, nw, lo + s.tid, hi, nt);
@@ -155,7 +161,7 @@ static cudaStream_t st;
 static cudaEvent_t e0, e1;
 
 static shoal_ll_plan plan;
-/* k: 0 lib, 1-5 the variants, 6 empty, 7 sync */
+/* k: 0 lib, 1-6 the variants, 7 empty, 8 sync */
 static void enqueue(int k, bool stamp, int which, const shoal_team &rec, void *dst, const void *src, size_t block,
                     unsigned long long *ts, int i)
 {
@@ -171,7 +177,8 @@ static void enqueue(int k, bool stamp, int which, const shoal_team &rec, void *d
   case 3: L(V_BATCH); break;
   case 4: L(V_BOTH); break;
   case 5: L(V_PLAN); break;
-  case 6: shoal_gpu_launch(k_empty, 1, SHOAL_GPU_LAUNCH_THREADS, 0, st); break;
+  case 6: L(V_RELEASE); break;
+  case 7: shoal_gpu_launch(k_empty, 1, SHOAL_GPU_LAUNCH_THREADS, 0, st); break;
   default: shmemx_barrier_all_on_stream(st); break;
   }
 #undef L
@@ -249,7 +256,7 @@ int main(int argc, char **argv)
     return 1;
   }
   bool one_gpu = shmem_team_n_pes(SHMEM_TEAM_SHARED) == np && shoalx_gpu_shared();
-  const char *kn[NK] = {"lib", "base", "early", "batch", "both", "plan", "empty", "sync"};
+  const char *kn[NK] = {"lib", "base", "early", "batch", "both", "plan", "release", "empty", "sync"};
   if (!shoal_ll_plan_make(&rec, &plan, shmem_ptr)) {
     fprintf(stderr, "bench_ll_parts: no LL plan for the world team\n");
     return 1;
@@ -274,10 +281,10 @@ int main(int argc, char **argv)
       }
       for (int k = 0; k < NK; k++) {
         float us = time_calls(k, false, which, rec, dst, src, block, ts, iters);
-        float us_st = k >= 1 && k <= 5 ? time_calls(k, true, which, rec, dst, src, block, ts, iters) : 0;
+        float us_st = k >= 1 && k <= 6 ? time_calls(k, true, which, rec, dst, src, block, ts, iters) : 0;
         /* the result, fresh data, the dest poisoned */
         size_t bad = 0;
-        if (k <= 5) {
+        if (k <= 6) {
           salt++;
           for (size_t i = 0; i < (which == 1 ? nw : nw * np); i++) hsrc[i] = pat(me, i, salt);
           CK(cudaMemcpy(src, hsrc.data(), (which == 1 ? nw : nw * np) * 4, cudaMemcpyHostToDevice));
@@ -297,7 +304,7 @@ int main(int argc, char **argv)
         /* the stamped round's steps (ts holds its last timed round: the
          * check above wrote none) */
         double st_med[6] = {0}, skew = 0, arrive = 0;
-        if (k >= 1 && k <= 5) {
+        if (k >= 1 && k <= 6) {
           CK(cudaMemcpy(hts.data(), ts, sizeof(unsigned long long) * hts.size(), cudaMemcpyDeviceToHost));
           std::vector<double> v[6];
           for (int i = 0; i < iters; i++) {
@@ -342,8 +349,8 @@ int main(int argc, char **argv)
           }
         }
         if (me == 0) {
-          printf("%-8s %6zu B %-5s %6.2f us", name, bytes, kn[k], us);
-          if (k >= 1 && k <= 5)
+          printf("%-8s %6zu B %-7s %6.2f us", name, bytes, kn[k], us);
+          if (k >= 1 && k <= 6)
             printf("  +stamps %6.2f | wait %5.0f open %5.0f puts %5.0f gets %5.0f close %5.0f gap %5.0f | skew %5.0f arrive %5.0f",
                    us_st, st_med[0], st_med[1], st_med[2], st_med[3], st_med[4], st_med[5], skew, arrive);
           printf("%s\n", bad ? "  WRONG" : "");
