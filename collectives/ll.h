@@ -130,14 +130,11 @@ typedef struct shoal_ll_plan {
   uint64_t *seen[SHOAL_LL_PLAN_PEERS], *sent[SHOAL_LL_PLAN_PEERS];
   const uint64_t *credit[SHOAL_LL_PLAN_PEERS];
 } shoal_ll_plan;
-/* Push k's slot in team PE `sender`'s ring (shoal_pushbox_ring's), and the
- * words left in the ring from it on. */
-SHOAL_FN char *shoal_ll_ring_at(const shoal_team *t, int sender, uint64_t k, uint32_t *room)
+/* The first slot of team PE `sender`'s ring on me (shoal_pushbox_ring's). */
+SHOAL_SELECT_FN char *shoal_ll_ring(const shoal_team *t, int sender)
 {
-  size_t depth = (size_t)t->pushbox_depth, at = (size_t)shoal_ll_mod(k, depth);
   size_t ring = (size_t)(t->pushbox_by_world ? shoal_team_world_pe(t, sender) : sender);
-  *room = (uint32_t)((depth - at) * (t->pushbox_slot / 8));
-  return t->pushbox + (ring * depth + at) * t->pushbox_slot;
+  return t->pushbox + ring * (size_t)t->pushbox_depth * t->pushbox_slot;
 }
 
 /* Team t's plan (above), with peer(addr, pe) the address of my symmetric
@@ -147,14 +144,11 @@ SHOAL_SELECT_FN bool shoal_ll_plan_make(const shoal_team *t, shoal_ll_plan *p, v
 {
   memset(p, 0, sizeof *p);
   if (!t->pushbox || t->size > SHOAL_LL_PLAN_PEERS) return false;
-  size_t depth = (size_t)t->pushbox_depth;
-  size_t mine = (size_t)(t->pushbox_by_world ? shoal_team_world_pe(t, t->my_pe) : t->my_pe);
   for (int q = 0; q < t->size; q++) {
     int pe = shoal_team_world_pe(t, q);
-    size_t theirs = (size_t)(t->pushbox_by_world ? pe : q);
-    p->out[q] = (uint64_t *)peer(t->pushbox + mine * depth * t->pushbox_slot, pe);
+    p->out[q] = (uint64_t *)peer(shoal_ll_ring(t, t->my_pe), pe);
     if (!p->out[q]) return false;
-    p->in[q] = (const uint64_t *)(t->pushbox + theirs * depth * t->pushbox_slot);
+    p->in[q] = (const uint64_t *)shoal_ll_ring(t, q);
     p->seen[q] = &shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[pe];
     p->sent[q] = &shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[pe];
     p->credit[q] = &shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[pe];
@@ -177,45 +171,40 @@ SHOAL_SELECT_FN bool shoal_ll_plan_make(const shoal_team *t, shoal_ll_plan *p, v
 SHOAL_FN void shoal_ll_claim(shoal_team *t, shoal_ll *ll, const shoal_ll_plan *p, int q, bool out, bool in,
                             uint64_t m, const char *call)
 {
-  if (p) {   /* the host's plan: the counters' loads alone */
-    uint64_t k = *p->seen[q], kin = *p->sent[q], have = shoal_load_relaxed(p->credit[q]);
-    uint64_t depth = (uint64_t)t->pushbox_depth, at = shoal_ll_mod(k, depth), at_in = shoal_ll_mod(kin, depth);
-    uint32_t words = (uint32_t)(t->pushbox_slot / 8);
-    if (out) {
-      if (k + m > depth && have < k + m - depth) shoal_dev_uint64_wait_until(p->credit[q], SHMEM_CMP_GE, k + m - depth);
-      ll->out[q] = p->out[q] + at * words;
-      ll->flag_out[q] = (uint32_t)(k + 1);
-      ll->room_out[q] = (uint32_t)(depth - at) * words;
-      ll->k_out[q] = k;
-    }
-    if (in) {
-      ll->in[q] = p->in[q] + at_in * words;
-      ll->flag_in[q] = (uint32_t)(kin + 1);
-      ll->room_in[q] = (uint32_t)(depth - at_in) * words;
-      ll->k_in[q] = kin;
-    }
-    return;
-  }
+  uint64_t *o, *seen, *sent;
+  const uint64_t *from, *credit;
   int pe = shoal_team_world_pe(t, q);
-  uint64_t *seen = shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN), *sent = shoal_chan(t, SHOAL_CHAN_CREDIT_SENT);
-  const uint64_t *credit = &shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[pe];
-  uint64_t k = seen[pe], kin = sent[pe], have = shoal_load_relaxed(credit), depth = (uint64_t)t->pushbox_depth;
-  uint32_t room_out = 0, room_in = 0;
-  char *slot = shoal_ll_ring_at(t, t->my_pe, k, &room_out);
-  const char *from = shoal_ll_ring_at(t, q, kin, &room_in);
+  if (p) {   /* the host's plan */
+    seen = p->seen[q], sent = p->sent[q], credit = p->credit[q];
+  } else {
+    seen = &shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[pe];
+    sent = &shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[pe];
+    credit = &shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[pe];
+  }
+  uint64_t k = *seen, kin = *sent, have = shoal_load_relaxed(credit);
+  /* From the record, the peer's mapping of my ring is looked up only once
+   * the counters' loads are issued, and the slot added after: its load (by
+   * peer, in constant memory on the GPU) is then in flight with theirs
+   * instead of before or after them. */
+  const char *mine = p ? NULL : shoal_ll_ring(t, t->my_pe);
+  o = p ? p->out[q] : out ? (uint64_t *)shoal_dev_ptr(mine, pe) : NULL;
+  from = p ? p->in[q] : (const uint64_t *)shoal_ll_ring(t, q);
+  uint64_t depth = (uint64_t)t->pushbox_depth;
+  uint32_t words = (uint32_t)(t->pushbox_slot / 8);
   if (out) {
+    if (SHOAL_UNLIKELY(!o)) shoal_scope_unmapped(call, mine, pe);
     if (k + m > depth && have < k + m - depth) shoal_dev_uint64_wait_until(credit, SHMEM_CMP_GE, k + m - depth);
-    uint64_t *o = (uint64_t *)shoal_dev_ptr(slot, pe);
-    if (SHOAL_UNLIKELY(!o)) shoal_scope_unmapped(call, slot, pe);
-    ll->out[q] = o;
+    uint64_t at = shoal_ll_mod(k, depth);
+    ll->out[q] = o + at * words;
     ll->flag_out[q] = (uint32_t)(k + 1);
-    ll->room_out[q] = room_out;
+    ll->room_out[q] = (uint32_t)(depth - at) * words;
     ll->k_out[q] = k;
   }
   if (in) {
-    ll->in[q] = (const uint64_t *)from;
+    uint64_t at = shoal_ll_mod(kin, depth);
+    ll->in[q] = from + at * words;
     ll->flag_in[q] = (uint32_t)(kin + 1);
-    ll->room_in[q] = room_in;
+    ll->room_in[q] = (uint32_t)(depth - at) * words;
     ll->k_in[q] = kin;
   }
 }
@@ -242,6 +231,14 @@ SHOAL_FN void shoal_ll_consumed(shoal_team *t, int q, uint64_t c0, uint64_t m, b
  * after another made the small calls grow with the team).  The same thread
  * takes the same pair in every call, so its counts need no other ordering. */
 
+/* The pair thread j takes: team PE me + 1 + j, wrapping (j < np - 1, so
+ * one subtraction: a remainder is a subroutine on the claims' path). */
+SHOAL_FN int shoal_ll_pair(int me, unsigned j, int np)
+{
+  int q = me + 1 + (int)j;
+  return q >= np ? q - np : q;
+}
+
 /* Lane 0, after every thread of every lane is done with the slots: count
  * the m pushes per pair of this call, from the counts its claims kept
  * (root < 0: to and from every other member; else the root's to the
@@ -251,7 +248,7 @@ SHOAL_FN void shoal_ll_count(const shoal_scope *s, shoal_team *t, const shoal_ll
   int np = t->size, me = t->my_pe;
   bool fenced = false;
   for (unsigned j = s->tid; j + 1 < (unsigned)np; j += s->nthreads) {
-    int q = (me + 1 + (int)j) % np;
+    int q = shoal_ll_pair(me, j, np);
     if (root < 0 || me == root) shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[shoal_team_world_pe(t, q)] = ll->k_out[q] + m;
     if (root < 0 || q == root) shoal_ll_consumed(t, q, ll->k_in[q], m, &fenced);
   }
@@ -269,7 +266,7 @@ SHOAL_FN void shoal_ll_open(const shoal_scope *s, shoal_team *t, shoal_ll *ll, i
   if (s->nlanes > 1 && s->local) shoal_scope_sync_local(s, t, call);
   if (s->tid == 0) ll->ring = (uint32_t)((size_t)t->pushbox_depth * (t->pushbox_slot / 8));
   for (unsigned j = s->tid; j + 1 < (unsigned)np; j += s->nthreads) {
-    int q = (me + 1 + (int)j) % np;
+    int q = shoal_ll_pair(me, j, np);
     shoal_ll_claim(t, ll, s->ll_plan, q, root < 0 || me == root, root < 0 || q == root, m, call);
   }
   shoal_scope_sync_lane(s);
