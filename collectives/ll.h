@@ -111,14 +111,15 @@ SHOAL_SELECT_FN bool shoal_ll_words(size_t nbytes) { return (nbytes & 3) == 0; }
 /* ---- the pair protocol: claims and credits ---------------------------------- */
 /* What a lane's claims can start from, by team PE q: my ring's first
  * slot on q as mapped here, q's ring's first slot on me, and my counters
- * for the pair (shoal_ll_claim's).  From the team record alone a claim is
- * a chain of its fields, the ring's arithmetic and the peer's heap base
- * before the counters' loads: 1.2-1.6 us of a 3.3-6.6 us one-block LL
- * call, 0.9-1.1 us from a plan passed by value (one H200 under MPS, 2-4
- * PEs, bench/gpu/bench_ll_parts, bench/RESULTS.md session 44).  The
- * library's _on_stream kernels do not take one yet: made and copied on the
- * host for each launch it cost the enqueue more than the kernel saved
- * (session 44, job C).  tests/coll/test_lanes' lanes that do not meet
+ * for the pair (shoal_ll_claim's).  From the team record a claim used to
+ * be a chain: the counters, the slot from them, then the peer's heap base
+ * for it -- 1.2-1.6 us of a 3.3-6.6 us one-block LL call, against 0.9-1.1
+ * us from a plan passed by value (one H200 under MPS, 2-4 PEs,
+ * bench/gpu/bench_ll_parts, bench/RESULTS.md session 44).  The claim from
+ * the record now takes the plan's order (session 46: the small calls 6-7%
+ * faster at 2 PEs, 2-3% at 4); the library's _on_stream kernels take no
+ * plan: made and copied on the host for each launch it cost the enqueue
+ * more than the kernel saved (session 44, job C).  tests/coll/test_lanes' lanes that do not meet
  * claim from one (shoalx_coll_ll_lane), bench_ll_parts' "plan" kernel
  * too.  Teams of up to SHOAL_LL_PLAN_PEERS members (n: 0 where none was
  * made). */
