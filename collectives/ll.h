@@ -119,10 +119,10 @@ SHOAL_SELECT_FN bool shoal_ll_words(size_t nbytes) { return (nbytes & 3) == 0; }
  * the record now takes the plan's order (session 46: the small calls 6-7%
  * faster at 2 PEs, 2-3% at 4); the library's _on_stream kernels take no
  * plan: made and copied on the host for each launch it cost the enqueue
- * more than the kernel saved (session 44, job C).  tests/coll/test_lanes' lanes that do not meet
- * claim from one (shoalx_coll_ll_lane), bench_ll_parts' "plan" kernel
- * too.  Teams of up to SHOAL_LL_PLAN_PEERS members (n: 0 where none was
- * made). */
+ * more than the kernel saved (session 44, job C).  tests/coll/test_lanes'
+ * lanes that do not meet claim from one (shoalx_coll_ll_lane),
+ * bench_ll_parts' "plan" kernel too.  Teams of up to SHOAL_LL_PLAN_PEERS
+ * members (n: 0 where none was made). */
 #define SHOAL_LL_PLAN_PEERS 8
 typedef struct shoal_ll_plan {
   int n;
