@@ -99,7 +99,19 @@
  * push was faster -- 2 PEs: 8.07 against 7.31 us on an H200, 8.61 against
  * 8.50 for twice the bytes on an H100; at 4 PEs as fast or faster
  * (bench/RESULTS.md, session 15). */
+#ifndef SHOAL_GPU_LL_ALLTOALL_MAX   /* a benchmark's build may set it */
 #define SHOAL_GPU_LL_ALLTOALL_MAX (4u << 10)
+#endif
+/* An _on_stream reduction takes the one-block LL kernel up to this many
+ * bytes per pair where LL's grid kernel could take the call; beyond, the
+ * grid kernel, whose threads poll fewer words each.  Default: wherever
+ * one slot carries it (the all-reduce: half a slot per pair, 16 KB at 2
+ * PEs).  A benchmark's build may set it: at 2 PEs on one H200 under MPS
+ * the all-reduce of 16 KB on one block took 5.62 us and that of 32 KB on
+ * the grid kernel 4.51 (bench/RESULTS.md session 46, job C). */
+#ifndef SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX
+#define SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX SIZE_MAX
+#endif
 /* A grid whose blocks meet (a user's kernel) spreads LL's words over every
  * block, and a call may take several slots of the ring (collectives/ll.h):
  * every collective takes LL there while the LL words a member sends in the
@@ -494,9 +506,10 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
     shoal_reduce_ask one = *a;
     one.ll_span = 1;
     bool ll_block = ll_ok && shoal_reduce_ll_fits(&one);
+    bool ll_grid = ll_ok && a->ll_span > 1 && bytes <= shoal_reduce_ll_stream_max(a, grid) && shoal_reduce_ll_fits(a);
+    if (ll_block && ll_grid && bytes > SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX) ll_block = false;
     if (!grid && ll_block) return SHOAL_REDUCE_LAUNCH_LL;
-    if (ll_ok && !ll_block && a->ll_span > 1 && bytes <= shoal_reduce_ll_stream_max(a, grid) && shoal_reduce_ll_fits(a))
-      return SHOAL_REDUCE_LAUNCH_LL_GRID;
+    if (!ll_block && ll_grid) return SHOAL_REDUCE_LAUNCH_LL_GRID;
     return grid ? SHOAL_REDUCE_LAUNCH_GRID : SHOAL_REDUCE_LAUNCH_BLOCK;
   }
   if (a->scatter) {

@@ -247,8 +247,9 @@ START_TEST(test_reduce_launch)
                     a.dest_sym = b & 4;
                     a.scratch = 1u << 16;
                     ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
-                    a.ll_span = 1;   /* and not on one */
-                    ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
+                    a.ll_span = 1;   /* and not on one, but past the one-block kernel's bound */
+                    if (a.count * a.es <= SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX)
+                      ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
                     grid_ll++;
                     continue;
                   }
@@ -294,6 +295,21 @@ START_TEST(test_reduce_launch)
   ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LAUNCH_LL);
   a.pushbox_slot = 0;
   ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LAUNCH_BLOCK);
+  /* an all-reduce that one slot carries, where LL's grid kernel could take
+   * it too: one block up to SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX bytes (a
+   * benchmark's build sets it; by default wherever the slot carries it) */
+  memset(&a, 0, sizeof a);
+  a.where = SHOAL_AT_STREAM;
+  a.es = 4;
+  a.team_size = 2;
+  a.pushbox_slot = 32768;
+  a.ll_span = 16;
+  a.ll_stream_max = shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, 2, true);
+  for (size_t bytes = 4096; bytes <= 16384; bytes *= 2) {
+    a.count = bytes / 4;
+    ck_assert_int_eq(shoal_reduce_select(&a), bytes <= SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX ? SHOAL_REDUCE_LAUNCH_LL
+                                                                                        : SHOAL_REDUCE_LAUNCH_LL_GRID);
+  }
 }
 END_TEST
 
