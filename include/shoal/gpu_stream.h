@@ -422,6 +422,21 @@ static inline int shoal_gpu_ll_blocks(K *kernel, size_t bytes_per_pair)
   if (max < 1) max = 1;
   return want < (size_t)max ? (int)want : max;
 }
+/* Threads of the one-block LL kernel for bytes_per_pair: all
+ * SHOAL_GPU_LAUNCH_THREADS, or, where a build sets SHOAL_GPU_LL_THREADS_MIN
+ * lower, a warp's multiple that gives each thread about one 4-byte word
+ * of the pair, at least that many (fewer warps to start and to meet where
+ * most would move nothing: an experiment for the GPU job, off by default;
+ * the kernel works at any block size). */
+#ifndef SHOAL_GPU_LL_THREADS_MIN
+#define SHOAL_GPU_LL_THREADS_MIN SHOAL_GPU_LAUNCH_THREADS
+#endif
+static inline unsigned shoal_gpu_ll_threads(size_t bytes_per_pair)
+{
+  size_t t = (bytes_per_pair / 4 + 31) / 32 * 32;
+  if (t < SHOAL_GPU_LL_THREADS_MIN) t = SHOAL_GPU_LL_THREADS_MIN;
+  return t < SHOAL_GPU_LAUNCH_THREADS ? (unsigned)t : SHOAL_GPU_LAUNCH_THREADS;
+}
 static inline int shoal_gpu_launched(const char *call)
 {
   shoal_gpu_hcheck(call, SHOAL_GPURT(GetLastError)());
@@ -478,7 +493,8 @@ static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_te
                                 SHOAL_GPU_GRID_THREADS, 0, stream, which, team, dest, src, nbytes, root);
   }
   else if (launch == SHOAL_REDUCE_LAUNCH_LL)
-    shoal_gpu_launch(shoal_gpu_k_move_ll<>, 1, SHOAL_GPU_LAUNCH_THREADS, 0, stream, which, plan.team, dest, src, nbytes, root);
+    shoal_gpu_launch(shoal_gpu_k_move_ll<>, 1, shoal_gpu_ll_threads(nbytes), 0, stream, which, plan.team, dest, src, nbytes,
+                     root);
   else
     shoal_gpu_launch(shoal_gpu_k_coll<SHOAL_GPU_PUSH_THREADS>, 1, SHOAL_GPU_PUSH_THREADS, 0, stream, which, team, dest, src,
                                                                                      nbytes, root);
@@ -545,7 +561,8 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
                                                                                       scatter);
     return shoal_gpu_launched(call);
   } else if (launch == SHOAL_REDUCE_LAUNCH_LL) {
-    shoal_gpu_launch(shoal_gpu_k_reduce_ll<T, OP>, 1, SHOAL_GPU_LAUNCH_THREADS, 0, stream, rec, dest, src, nreduce, scatter);
+    shoal_gpu_launch(shoal_gpu_k_reduce_ll<T, OP>, 1, shoal_gpu_ll_threads(nreduce * sizeof(T)), 0, stream, rec, dest, src,
+                     nreduce, scatter);
     return shoal_gpu_launched(call);
   }
   if (launch == SHOAL_REDUCE_LAUNCH_GRID && scatter) {
