@@ -298,10 +298,8 @@ START_TEST(test_reduce_launch)
   /* an all-reduce that one slot carries, where LL's grid kernel could take
    * it too: one block up to SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX bytes (a
    * benchmark's build sets it; by default wherever the slot carries it) */
-  memset(&a, 0, sizeof a);
-  a.where = SHOAL_AT_STREAM;
-  a.es = 4;
-  a.team_size = 2;
+  a.forced = SHOAL_ALLREDUCE_AUTO;
+  a.scatter = false;
   a.pushbox_slot = 32768;
   a.ll_span = 16;
   a.ll_stream_max = shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, 2, true);
