@@ -427,15 +427,28 @@ static inline int shoal_gpu_ll_blocks(K *kernel, size_t bytes_per_pair)
  * lower, a warp's multiple that gives each thread about one 4-byte word
  * of the pair, at least that many (fewer warps to start and to meet where
  * most would move nothing: an experiment for the GPU job, off by default;
- * the kernel works at any block size). */
+ * the kernel works at any block size).  SHOAL_GPU_LL_GRID_THREADS_MIN: the
+ * same for each block of LL's grid kernel, on its share of the words. */
 #ifndef SHOAL_GPU_LL_THREADS_MIN
 #define SHOAL_GPU_LL_THREADS_MIN SHOAL_GPU_LAUNCH_THREADS
 #endif
-static inline unsigned shoal_gpu_ll_threads(size_t bytes_per_pair)
+#ifndef SHOAL_GPU_LL_GRID_THREADS_MIN
+#define SHOAL_GPU_LL_GRID_THREADS_MIN SHOAL_GPU_LAUNCH_THREADS
+#endif
+static inline unsigned shoal_gpu_ll_threads_at_least(size_t bytes_per_pair, size_t min)
 {
   size_t t = (bytes_per_pair / 4 + 31) / 32 * 32;
-  if (t < SHOAL_GPU_LL_THREADS_MIN) t = SHOAL_GPU_LL_THREADS_MIN;
+  if (t < min) t = min;
   return t < SHOAL_GPU_LAUNCH_THREADS ? (unsigned)t : SHOAL_GPU_LAUNCH_THREADS;
+}
+static inline unsigned shoal_gpu_ll_threads(size_t bytes_per_pair)
+{
+  return shoal_gpu_ll_threads_at_least(bytes_per_pair, SHOAL_GPU_LL_THREADS_MIN);
+}
+static inline unsigned shoal_gpu_ll_grid_threads(size_t bytes_per_pair, int blocks)
+{
+  return shoal_gpu_ll_threads_at_least((bytes_per_pair + (size_t)blocks - 1) / (size_t)blocks,
+                                       SHOAL_GPU_LL_GRID_THREADS_MIN);
 }
 static inline int shoal_gpu_launched(const char *call)
 {
@@ -474,10 +487,11 @@ static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_te
   if ((launch == SHOAL_REDUCE_LAUNCH_LL || launch == SHOAL_REDUCE_LAUNCH_LL_GRID) &&
       (!root_ok || !shoalx_gpu_team_record(team, &plan.team)))
     launch = SHOAL_REDUCE_LAUNCH_BLOCK;
-  if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID)
-    shoal_gpu_launch(shoal_gpu_k_move_ll<true>, shoal_gpu_ll_blocks(shoal_gpu_k_move_ll<true>, nbytes), SHOAL_GPU_LAUNCH_THREADS, 0,
-                                stream, which, plan.team, dest, src, nbytes, root);
-  else if (launch == SHOAL_REDUCE_LAUNCH_GRID) {
+  if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID) {
+    int blocks = shoal_gpu_ll_blocks(shoal_gpu_k_move_ll<true>, nbytes);
+    shoal_gpu_launch(shoal_gpu_k_move_ll<true>, blocks, shoal_gpu_ll_grid_threads(nbytes, blocks), 0, stream, which,
+                     plan.team, dest, src, nbytes, root);
+  } else if (launch == SHOAL_REDUCE_LAUNCH_GRID) {
     bool planned = root_ok && shoalx_gpu_team_plan(team, dest, &plan);
     if (planned && shoal_move_staged(which, launch, nbytes, plan.stage_cap))
       shoal_gpu_launch(shoal_gpu_k_move_grid_staged<>, shoal_gpu_stream_grid(shoal_gpu_k_move_grid_staged<>, SHOAL_GPU_GRID_THREADS,
@@ -557,8 +571,8 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
     if (launch == SHOAL_REDUCE_LAUNCH_LL || launch == SHOAL_REDUCE_LAUNCH_LL_GRID) launch = SHOAL_REDUCE_LAUNCH_BLOCK;
   } else if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID) {
     int blocks = shoal_gpu_ll_blocks(shoal_gpu_k_reduce_ll<T, OP, true>, nreduce * sizeof(T));
-    shoal_gpu_launch(shoal_gpu_k_reduce_ll<T, OP, true>, blocks, SHOAL_GPU_LAUNCH_THREADS, 0, stream, rec, dest, src, nreduce,
-                                                                                      scatter);
+    shoal_gpu_launch(shoal_gpu_k_reduce_ll<T, OP, true>, blocks, shoal_gpu_ll_grid_threads(nreduce * sizeof(T), blocks), 0,
+                     stream, rec, dest, src, nreduce, scatter);
     return shoal_gpu_launched(call);
   } else if (launch == SHOAL_REDUCE_LAUNCH_LL) {
     shoal_gpu_launch(shoal_gpu_k_reduce_ll<T, OP>, 1, shoal_gpu_ll_threads(nreduce * sizeof(T)), 0, stream, rec, dest, src,
