@@ -98,19 +98,22 @@
  * member's block (fcollect's one word of mine), and at 8 KB per pair the
  * push was faster -- 2 PEs: 8.07 against 7.31 us on an H200, 8.61 against
  * 8.50 for twice the bytes on an H100; at 4 PEs as fast or faster
- * (bench/RESULTS.md, session 15). */
+ * (bench/RESULTS.md, session 15).  Session 47 (one H200 under MPS, 2
+ * PEs): 8 KB per pair on one block still lost to LL's grid kernel, the
+ * alltoall of 16 KB 4.34 -> 4.53 us in graph replay. */
 #ifndef SHOAL_GPU_LL_ALLTOALL_MAX   /* a benchmark's build may set it */
 #define SHOAL_GPU_LL_ALLTOALL_MAX (4u << 10)
 #endif
 /* An _on_stream reduction takes the one-block LL kernel up to this many
  * bytes per pair where LL's grid kernel could take the call; beyond, the
- * grid kernel, whose threads poll fewer words each.  Default: wherever
- * one slot carries it (the all-reduce: half a slot per pair, 16 KB at 2
- * PEs).  A benchmark's build may set it: at 2 PEs on one H200 under MPS
- * the all-reduce of 16 KB on one block took 5.62 us and that of 32 KB on
- * the grid kernel 4.51 (bench/RESULTS.md session 46, job C). */
+ * grid kernel, whose threads poll fewer words each (one block's 1024
+ * threads poll 4 words each at 16 KB).  One H200 under MPS, 2 PEs, the
+ * all-reduce of 16 KB: 5.59 -> 4.04 us in graph replay, 5.54 -> 4.27 on
+ * the stream, NVSHMEM 14.1; 8 KB stays on one block (3.98 us, where the
+ * grid kernel of 32 KB takes 4.21) (bench/RESULTS.md session 47).  A
+ * benchmark's build may set it. */
 #ifndef SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX
-#define SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX SIZE_MAX
+#define SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX (8u << 10)
 #endif
 /* A grid whose blocks meet (a user's kernel) spreads LL's words over every
  * block, and a call may take several slots of the ring (collectives/ll.h):

@@ -422,18 +422,22 @@ static inline int shoal_gpu_ll_blocks(K *kernel, size_t bytes_per_pair)
   if (max < 1) max = 1;
   return want < (size_t)max ? (int)want : max;
 }
-/* Threads of the one-block LL kernel for bytes_per_pair: all
- * SHOAL_GPU_LAUNCH_THREADS, or, where a build sets SHOAL_GPU_LL_THREADS_MIN
- * lower, a warp's multiple that gives each thread about one 4-byte word
- * of the pair, at least that many (fewer warps to start and to meet where
- * most would move nothing: an experiment for the GPU job, off by default;
- * the kernel works at any block size).  SHOAL_GPU_LL_GRID_THREADS_MIN: the
- * same for each block of LL's grid kernel, on its share of the words. */
+/* Threads of the one-block LL kernel for bytes_per_pair: a warp's multiple
+ * that gives each thread about one 4-byte word of the pair, at least
+ * SHOAL_GPU_LL_THREADS_MIN and at most SHOAL_GPU_LAUNCH_THREADS (fewer
+ * warps to start and to meet where most would move nothing);
+ * SHOAL_GPU_LL_GRID_THREADS_MIN: the same for each block of LL's grid
+ * kernel, on its share of the words (2 KB a block: 512 threads, not
+ * 1024).  One H200 under MPS, against 1024 threads always: the grid
+ * kernel's calls of 32-128 KB 8% faster at 2 PEs (fcollect of 64 KB 4.20
+ * -> 3.87 us in graph replay) and 3-6% at 4; the one-block calls of 4 KB
+ * 1-4% (bench/RESULTS.md session 47).  The kernels work at any block
+ * size; a benchmark's build may set either. */
 #ifndef SHOAL_GPU_LL_THREADS_MIN
-#define SHOAL_GPU_LL_THREADS_MIN SHOAL_GPU_LAUNCH_THREADS
+#define SHOAL_GPU_LL_THREADS_MIN 128
 #endif
 #ifndef SHOAL_GPU_LL_GRID_THREADS_MIN
-#define SHOAL_GPU_LL_GRID_THREADS_MIN SHOAL_GPU_LAUNCH_THREADS
+#define SHOAL_GPU_LL_GRID_THREADS_MIN 128
 #endif
 static inline unsigned shoal_gpu_ll_threads_at_least(size_t bytes_per_pair, size_t min)
 {

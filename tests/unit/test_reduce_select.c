@@ -296,8 +296,8 @@ START_TEST(test_reduce_launch)
   a.pushbox_slot = 0;
   ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LAUNCH_BLOCK);
   /* an all-reduce that one slot carries, where LL's grid kernel could take
-   * it too: one block up to SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX bytes (a
-   * benchmark's build sets it; by default wherever the slot carries it) */
+   * it too: one block up to SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX bytes (8
+   * KB; a benchmark's build may set it) */
   a.forced = SHOAL_ALLREDUCE_AUTO;
   a.scatter = false;
   a.pushbox_slot = 32768;
