@@ -548,6 +548,14 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
   return SHOAL_REDUCE_TWOSHOT;
 }
 
+/* The _on_stream data movers take the one-block LL kernel up to this many
+ * bytes per pair where LL's grid kernel could take the call (default:
+ * wherever a block's LL carries it, SHOAL_GPU_LL_MOVE_MAX; a benchmark's
+ * build may set it lower, as SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX for the
+ * reductions). */
+#ifndef SHOAL_GPU_LL_STREAM_MOVE_BLOCK_MAX
+#define SHOAL_GPU_LL_STREAM_MOVE_BLOCK_MAX SIZE_MAX
+#endif
 /* The _on_stream data movers (fcollect, alltoall, broadcast; bytes: each
  * member's block): the kernel the host launches.  The grid kernel from
  * SHOAL_GPU_MOVE_GRID_MIN (grid_min: the host's override) into a dest in
@@ -574,12 +582,14 @@ SHOAL_SELECT_FN int shoal_move_select_launch(int which, size_t bytes, bool dest_
     min = SHOAL_GPU_LL_STREAM_MOVE_MIN;
   bool grid = bytes >= min && dest_sym;
   bool ll_block = shoal_move_ll_fits(which, ll_slot, 1, team_size, bytes);
+  /* LL's grid kernel (any dest), where a block's LL does not fit (or
+   * past SHOAL_GPU_LL_STREAM_MOVE_BLOCK_MAX) and from
+   * SHOAL_GPU_LL_STREAM_MOVE_MIN */
+  bool ll_grid = ll_span > 1 && bytes >= SHOAL_GPU_LL_STREAM_MOVE_MIN && bytes <= ll_stream_max &&
+                 shoal_move_ll_fits_stream(which, ll_slot, ll_span, team_size, bytes);
+  if (ll_block && ll_grid && bytes > SHOAL_GPU_LL_STREAM_MOVE_BLOCK_MAX) ll_block = false;
   if (!grid && ll_block) return SHOAL_REDUCE_LAUNCH_LL;
-  /* LL's grid kernel (any dest), where a block's LL does not fit and
-   * from SHOAL_GPU_LL_STREAM_MOVE_MIN */
-  if (!ll_block && ll_span > 1 && bytes >= SHOAL_GPU_LL_STREAM_MOVE_MIN && bytes <= ll_stream_max &&
-      shoal_move_ll_fits_stream(which, ll_slot, ll_span, team_size, bytes))
-    return SHOAL_REDUCE_LAUNCH_LL_GRID;
+  if (!ll_block && ll_grid) return SHOAL_REDUCE_LAUNCH_LL_GRID;
   return grid ? SHOAL_REDUCE_LAUNCH_GRID : SHOAL_REDUCE_LAUNCH_BLOCK;
 }
 

@@ -94,7 +94,8 @@ START_TEST(test_move_launch)
               int launch = shoal_move_select_launch(which, b, sym, slots[si], span, llmax, sizes[ni], grid_mins[gi]);
               bool block_ll = shoal_move_ll_fits(which, shoal_ll_slot(&t), 1, t.size, b);
               if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID) {   /* the kernel on several blocks takes LL there */
-                ck_assert(!block_ll && span > 1);
+                /* where one block's LL does not carry it, or past its bound on the stream */
+                ck_assert((!block_ll || b > SHOAL_GPU_LL_STREAM_MOVE_BLOCK_MAX) && span > 1);
                 ck_assert(shoal_move_ll_fits_stream(which, shoal_ll_slot(&t), shoal_ll_span_max(t.pushbox_depth), t.size,
                                                     b));
                 grid_ll++;
@@ -136,8 +137,9 @@ START_TEST(test_move_launch)
                                             SHOAL_GPU_LL_STREAM_MAX, 2, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
   ck_assert_int_eq(shoal_move_select_launch(1, 16384, true, 32768, 16, SHOAL_GPU_LL_STREAM_MAX, 4, 0),
                    SHOAL_REDUCE_LAUNCH_LL_GRID);
+  /* one block's LL where it carries the call, up to its bound on the stream */
   ck_assert_int_eq(shoal_move_select_launch(1, 8192, true, 32768, 16, SHOAL_GPU_LL_STREAM_MAX, 2, 0),
-                   SHOAL_REDUCE_LAUNCH_LL);
+                   8192 <= SHOAL_GPU_LL_STREAM_MOVE_BLOCK_MAX ? SHOAL_REDUCE_LAUNCH_LL : SHOAL_REDUCE_LAUNCH_LL_GRID);
   ck_assert_int_eq(shoal_move_select_launch(1, 1u << 20, true, 32768, 64, SHOAL_GPU_LL_STREAM_MAX, 2, 0),
                    SHOAL_REDUCE_LAUNCH_GRID);
   /* blocks that are not whole words (no LL): the grid push from
