@@ -107,13 +107,14 @@
 /* An _on_stream reduction takes the one-block LL kernel up to this many
  * bytes per pair where LL's grid kernel could take the call; beyond, the
  * grid kernel, whose threads poll fewer words each (one block's 1024
- * threads poll 4 words each at 16 KB).  One H200 under MPS, 2 PEs, the
- * all-reduce of 16 KB: 5.59 -> 4.04 us in graph replay, 5.54 -> 4.27 on
- * the stream, NVSHMEM 14.1; 8 KB stays on one block (3.98 us, where the
- * grid kernel of 32 KB takes 4.21) (bench/RESULTS.md session 47).  A
- * benchmark's build may set it. */
+ * threads poll 4 words each at 16 KB).  One H200 under MPS, 2 PEs, graph
+ * replay: the all-reduce of 16 KB 5.59 -> 4.04 us (NVSHMEM 14.1), with an
+ * 8 KB bound (session 47, jobs A-B); then with 4 KB the all-reduce of 8 KB
+ * 3.99 -> 3.67 and the reduce-scatter of 16 KB (8 KB per pair) 5.11 ->
+ * 4.54 (job F; bench/RESULTS.md session 47).  A benchmark's build may set
+ * it. */
 #ifndef SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX
-#define SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX (8u << 10)
+#define SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX (4u << 10)
 #endif
 /* A grid whose blocks meet (a user's kernel) spreads LL's words over every
  * block, and a call may take several slots of the ring (collectives/ll.h):
@@ -549,12 +550,13 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
 }
 
 /* The _on_stream data movers take the one-block LL kernel up to this many
- * bytes per pair where LL's grid kernel could take the call (default:
- * wherever a block's LL carries it, SHOAL_GPU_LL_MOVE_MAX; a benchmark's
- * build may set it lower, as SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX for the
- * reductions). */
+ * bytes per pair where LL's grid kernel could take the call (a user's
+ * block keeps SHOAL_GPU_LL_MOVE_MAX).  One H200 under MPS, 2 PEs, fcollect
+ * of 16 KB (8 KB per pair): 3.96 -> 3.61 us in graph replay, 4.10 -> 3.84
+ * on the stream, NVSHMEM 6.45 (bench/RESULTS.md session 47, job F).  A
+ * benchmark's build may set it. */
 #ifndef SHOAL_GPU_LL_STREAM_MOVE_BLOCK_MAX
-#define SHOAL_GPU_LL_STREAM_MOVE_BLOCK_MAX SIZE_MAX
+#define SHOAL_GPU_LL_STREAM_MOVE_BLOCK_MAX (4u << 10)
 #endif
 /* The _on_stream data movers (fcollect, alltoall, broadcast; bytes: each
  * member's block): the kernel the host launches.  The grid kernel from

@@ -298,7 +298,7 @@ START_TEST(test_reduce_launch)
   a.pushbox_slot = 0;
   ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LAUNCH_BLOCK);
   /* an all-reduce that one slot carries, where LL's grid kernel could take
-   * it too: one block up to SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX bytes (8
+   * it too: one block up to SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX bytes (4
    * KB; a benchmark's build may set it) */
   a.forced = SHOAL_ALLREDUCE_AUTO;
   a.scatter = false;
