@@ -104,17 +104,18 @@
 #ifndef SHOAL_GPU_LL_ALLTOALL_MAX   /* a benchmark's build may set it */
 #define SHOAL_GPU_LL_ALLTOALL_MAX (4u << 10)
 #endif
-/* An _on_stream reduction takes the one-block LL kernel up to this many
- * bytes per pair where LL's grid kernel could take the call; beyond, the
- * grid kernel, whose threads poll fewer words each (one block's 1024
- * threads poll 4 words each at 16 KB).  One H200 under MPS, 2 PEs, graph
- * replay: the all-reduce of 16 KB 5.59 -> 4.04 us (NVSHMEM 14.1), with an
- * 8 KB bound (session 47, jobs A-B); then with 4 KB the all-reduce of 8 KB
- * 3.99 -> 3.67 and the reduce-scatter of 16 KB (8 KB per pair) 5.11 ->
- * 4.54 (job F; bench/RESULTS.md session 47).  A benchmark's build may set
- * it. */
-#ifndef SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX
-#define SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX (4u << 10)
+/* An _on_stream call takes the one-block LL kernel up to this many bytes
+ * per pair where LL's grid kernel could take it (reductions:
+ * shoal_reduce_select; fcollect and broadcast: shoal_move_select_launch;
+ * a user's block keeps the bounds above); beyond, the grid kernel, whose
+ * threads poll fewer words each (one block's 1024 threads poll 4 words
+ * each at 16 KB).  One H200 under MPS, 2 PEs, graph replay: the
+ * all-reduce of 16 KB 5.59 -> 4.04 us (NVSHMEM 14.1) with an 8 KB bound;
+ * with 4 KB the all-reduce of 8 KB 3.99 -> 3.67, the reduce-scatter of 16
+ * KB (8 KB per pair) 5.11 -> 4.54 and fcollect of 16 KB 3.96 -> 3.61
+ * (bench/RESULTS.md session 47).  A benchmark's build may set it. */
+#ifndef SHOAL_GPU_LL_STREAM_BLOCK_MAX
+#define SHOAL_GPU_LL_STREAM_BLOCK_MAX (4u << 10)
 #endif
 /* A grid whose blocks meet (a user's kernel) spreads LL's words over every
  * block, and a call may take several slots of the ring (collectives/ll.h):
@@ -511,7 +512,7 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
     one.ll_span = 1;
     bool ll_block = ll_ok && shoal_reduce_ll_fits(&one);
     bool ll_grid = ll_ok && a->ll_span > 1 && bytes <= shoal_reduce_ll_stream_max(a, grid) && shoal_reduce_ll_fits(a);
-    if (ll_block && ll_grid && bytes > SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX) ll_block = false;
+    if (ll_block && ll_grid && bytes > SHOAL_GPU_LL_STREAM_BLOCK_MAX) ll_block = false;
     if (!grid && ll_block) return SHOAL_REDUCE_LAUNCH_LL;
     if (!ll_block && ll_grid) return SHOAL_REDUCE_LAUNCH_LL_GRID;
     return grid ? SHOAL_REDUCE_LAUNCH_GRID : SHOAL_REDUCE_LAUNCH_BLOCK;
@@ -549,15 +550,6 @@ SHOAL_SELECT_FN int shoal_reduce_select(const shoal_reduce_ask *a)
   return SHOAL_REDUCE_TWOSHOT;
 }
 
-/* The _on_stream data movers take the one-block LL kernel up to this many
- * bytes per pair where LL's grid kernel could take the call (a user's
- * block keeps SHOAL_GPU_LL_MOVE_MAX).  One H200 under MPS, 2 PEs, fcollect
- * of 16 KB (8 KB per pair): 3.96 -> 3.61 us in graph replay, 4.10 -> 3.84
- * on the stream, NVSHMEM 6.45 (bench/RESULTS.md session 47, job F).  A
- * benchmark's build may set it. */
-#ifndef SHOAL_GPU_LL_STREAM_MOVE_BLOCK_MAX
-#define SHOAL_GPU_LL_STREAM_MOVE_BLOCK_MAX (4u << 10)
-#endif
 /* The _on_stream data movers (fcollect, alltoall, broadcast; bytes: each
  * member's block): the kernel the host launches.  The grid kernel from
  * SHOAL_GPU_MOVE_GRID_MIN (grid_min: the host's override) into a dest in
@@ -584,14 +576,14 @@ SHOAL_SELECT_FN int shoal_move_select_launch(int which, size_t bytes, bool dest_
     min = SHOAL_GPU_LL_STREAM_MOVE_MIN;
   bool grid = bytes >= min && dest_sym;
   bool ll_block = shoal_move_ll_fits(which, ll_slot, 1, team_size, bytes);
-  /* LL's grid kernel (any dest), where a block's LL does not fit (or
-   * past SHOAL_GPU_LL_STREAM_MOVE_BLOCK_MAX) and from
-   * SHOAL_GPU_LL_STREAM_MOVE_MIN */
-  bool ll_grid = ll_span > 1 && bytes >= SHOAL_GPU_LL_STREAM_MOVE_MIN && bytes <= ll_stream_max &&
+  /* LL's grid kernel (any dest), from SHOAL_GPU_LL_STREAM_MOVE_MIN, where
+   * a block's LL does not fit or past SHOAL_GPU_LL_STREAM_BLOCK_MAX (the
+   * small calls, paced by the host, skip the look) */
+  bool ll_grid_tried = !ll_block || bytes > SHOAL_GPU_LL_STREAM_BLOCK_MAX;
+  bool ll_grid = ll_grid_tried && ll_span > 1 && bytes >= SHOAL_GPU_LL_STREAM_MOVE_MIN && bytes <= ll_stream_max &&
                  shoal_move_ll_fits_stream(which, ll_slot, ll_span, team_size, bytes);
-  if (ll_block && ll_grid && bytes > SHOAL_GPU_LL_STREAM_MOVE_BLOCK_MAX) ll_block = false;
+  if (ll_grid) return SHOAL_REDUCE_LAUNCH_LL_GRID;
   if (!grid && ll_block) return SHOAL_REDUCE_LAUNCH_LL;
-  if (!ll_block && ll_grid) return SHOAL_REDUCE_LAUNCH_LL_GRID;
   return grid ? SHOAL_REDUCE_LAUNCH_GRID : SHOAL_REDUCE_LAUNCH_BLOCK;
 }
 

@@ -95,7 +95,7 @@ START_TEST(test_move_launch)
               bool block_ll = shoal_move_ll_fits(which, shoal_ll_slot(&t), 1, t.size, b);
               if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID) {   /* the kernel on several blocks takes LL there */
                 /* where one block's LL does not carry it, or past its bound on the stream */
-                ck_assert((!block_ll || b > SHOAL_GPU_LL_STREAM_MOVE_BLOCK_MAX) && span > 1);
+                ck_assert((!block_ll || b > SHOAL_GPU_LL_STREAM_BLOCK_MAX) && span > 1);
                 ck_assert(shoal_move_ll_fits_stream(which, shoal_ll_slot(&t), shoal_ll_span_max(t.pushbox_depth), t.size,
                                                     b));
                 grid_ll++;
@@ -139,7 +139,7 @@ START_TEST(test_move_launch)
                    SHOAL_REDUCE_LAUNCH_LL_GRID);
   /* one block's LL where it carries the call, up to its bound on the stream */
   ck_assert_int_eq(shoal_move_select_launch(1, 8192, true, 32768, 16, SHOAL_GPU_LL_STREAM_MAX, 2, 0),
-                   8192 <= SHOAL_GPU_LL_STREAM_MOVE_BLOCK_MAX ? SHOAL_REDUCE_LAUNCH_LL : SHOAL_REDUCE_LAUNCH_LL_GRID);
+                   8192 <= SHOAL_GPU_LL_STREAM_BLOCK_MAX ? SHOAL_REDUCE_LAUNCH_LL : SHOAL_REDUCE_LAUNCH_LL_GRID);
   ck_assert_int_eq(shoal_move_select_launch(1, 1u << 20, true, 32768, 64, SHOAL_GPU_LL_STREAM_MAX, 2, 0),
                    SHOAL_REDUCE_LAUNCH_GRID);
   /* blocks that are not whole words (no LL): the grid push from
@@ -250,7 +250,7 @@ START_TEST(test_reduce_launch)
                     a.scratch = 1u << 16;
                     ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
                     a.ll_span = 1;   /* and not on one, but past the one-block kernel's bound */
-                    if (a.count * a.es <= SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX)
+                    if (a.count * a.es <= SHOAL_GPU_LL_STREAM_BLOCK_MAX)
                       ck_assert_int_ne(shoal_reduce_select(&a), SHOAL_REDUCE_LL);
                     grid_ll++;
                     continue;
@@ -298,7 +298,7 @@ START_TEST(test_reduce_launch)
   a.pushbox_slot = 0;
   ck_assert_int_eq(shoal_reduce_select(&a), SHOAL_REDUCE_LAUNCH_BLOCK);
   /* an all-reduce that one slot carries, where LL's grid kernel could take
-   * it too: one block up to SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX bytes (4
+   * it too: one block up to SHOAL_GPU_LL_STREAM_BLOCK_MAX bytes (4
    * KB; a benchmark's build may set it) */
   a.forced = SHOAL_ALLREDUCE_AUTO;
   a.scatter = false;
@@ -307,7 +307,7 @@ START_TEST(test_reduce_launch)
   a.ll_stream_max = shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, 2, true);
   for (size_t bytes = 4096; bytes <= 16384; bytes *= 2) {
     a.count = bytes / 4;
-    ck_assert_int_eq(shoal_reduce_select(&a), bytes <= SHOAL_GPU_LL_STREAM_REDUCE_BLOCK_MAX ? SHOAL_REDUCE_LAUNCH_LL
+    ck_assert_int_eq(shoal_reduce_select(&a), bytes <= SHOAL_GPU_LL_STREAM_BLOCK_MAX ? SHOAL_REDUCE_LAUNCH_LL
                                                                                         : SHOAL_REDUCE_LAUNCH_LL_GRID);
   }
 }
