@@ -13,13 +13,28 @@
  *   plan    the claims from the plan the host made once and passed by
  *           value (collectives/ll.h: shoal_ll_plan); base and the library
  *           claim from the team record alone;
+ *   twice   base's steps twice in one kernel, each stamped: the second
+ *           call runs warm (its code, the record, the counters just
+ *           touched), so what the first spends on top is the cost of
+ *           a kernel's first pass over them;
  *   release base letting the next kernel be scheduled once the lane's
  *           gets are done (collectives/scope.h: shoal_scope_release_next),
  *           whatever the team size (the library: one block on teams of
  *           up to SHOAL_GPU_LL_RELEASE_PES); its gap is negative where the
  *           next kernel starts before this one's count is done;
  *   empty   an empty kernel waiting at entry as the library's (PDL);
- *   sync    shmemx_barrier_all_on_stream.
+ *   sync    shmemx_barrier_all_on_stream;
+ *   pre     release, and each claiming thread finds its pair's pointers
+ *           (shoal_ll_plan's: the peer's mapping of my ring, the
+ *           counters) before the PDL wait, into a plan in shared memory:
+ *           the record's and the heap table's loads (nothing a kernel
+ *           writes) in flight while the previous kernel ends;
+ *   pre0    pre without the release;
+ *   grid    the library's LL grid kernel (shoal_gpu_k_move_ll<true>) on
+ *           the blocks and threads the host would give it, at sizes
+ *           where the one-block kernel is the library's choice;
+ *   grid1   the same grid kernel on one block: the grid protocol's own
+ *           cost (the last lane's arrival) without more blocks.
  * Each variant is timed without stamps (us per call), then again with
  * thread 0 stamping %globaltimer after each step (and the block's last
  * get): the medians per step, the gap between one kernel's end and the
@@ -44,12 +59,16 @@ __device__ inline unsigned long long gtimer(void)
   return t;
 }
 
-#define STAMPS 6   /* entry, after the PDL wait, after open, puts issued, the block's last get, after close */
+#define STAMPS 10  /* entry, after the PDL wait, then per call: after open, puts issued, the block's last get, after close */
 #define R 2        /* the variants' words per thread per peer, held in registers */
 #define P 8        /* at most this many PEs */
 
-enum { V_BASE = 1, V_EARLY, V_BATCH, V_BOTH, V_PLAN, V_RELEASE };
-#define NK 9   /* lib, the six variants, empty, sync */
+enum { V_BASE = 1, V_EARLY, V_BATCH, V_BOTH, V_PLAN, V_RELEASE, V_TWICE, V_PRE, V_PRE0 };
+#define NK 14   /* lib, the nine variants, empty, sync, grid, grid1 */
+enum { K_EMPTY = 10, K_SYNC, K_GRID, K_GRID1 };
+/* the variants with stamps, and the stamps each writes */
+static bool stamped(int k) { return k >= V_BASE && k <= V_PRE0; }
+static int nstamps(int k) { return k == V_TWICE ? 10 : 6; }
 
 __device__ inline const uint64_t *ll_in_at(const shoal_ll *ll, int q, size_t i)
 {
@@ -80,7 +99,21 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_ll(int which, SHOA
 {
   unsigned long long g[STAMPS];
   __shared__ unsigned long long last_get;
+  __shared__ shoal_ll_plan pre;
   if (STAMP) g[0] = gtimer();
+  if (V == V_PRE || V == V_PRE0) {   /* shoal_ll_plan_make's, a pair per thread, before the wait */
+    shoal_team *t = shoal_grid_record(rec);
+    int np = t->size;
+    for (unsigned j = threadIdx.x; j + 1 < (unsigned)np; j += blockDim.x) {
+      int q = shoal_ll_pair(t->my_pe, j, np), pe = shoal_team_world_pe(t, q);
+      pre.out[q] = (uint64_t *)shoal_dev_ptr(shoal_ll_ring(t, t->my_pe), pe);
+      pre.in[q] = (const uint64_t *)shoal_ll_ring(t, q);
+      pre.seen[q] = &shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[pe];
+      pre.sent[q] = &shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[pe];
+      pre.credit[q] = &shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[pe];
+    }
+    if (threadIdx.x == 0) pre.n = np;
+  }
   shoal_gpu_pdl_wait();
   if (STAMP) g[1] = gtimer();
   shoal_team *t = shoal_grid_record(rec);
@@ -96,12 +129,16 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_ll(int which, SHOA
   uint32_t w[R][P];
   const bool early = V == V_EARLY || V == V_BOTH;
   if (early) src_words(w, in, a2a, np, me, nw, lo + s.tid, hi, nt);
-  if (STAMP && s.tid == 0) last_get = 0;
   if (V == V_PLAN) s.ll_plan = &L;
-  s.ends_kernel = V == V_RELEASE;
+  if (V == V_PRE || V == V_PRE0) s.ll_plan = &pre;   /* the open's meeting follows the claims, not this */
+  const int calls = V == V_TWICE ? 2 : 1;
+  for (int c = 0; c < calls; c++) {
+  unsigned long long *gc = g + 4 * c;   /* this call's stamps: gc[2..5] */
+  if (STAMP && s.tid == 0) last_get = 0;
+  s.ends_kernel = V == V_RELEASE || V == V_PRE;
   shoal_ll_open(&s, t, &ll, -1, m, "ll_parts");
-  if (STAMP) g[2] = gtimer();
-  if (!early) src_words(w, in, a2a, np, me, nw, lo + s.tid, hi, nt);
+  if (STAMP) gc[2] = gtimer();
+  if (!early || c) src_words(w, in, a2a, np, me, nw, lo + s.tid, hi, nt);
 #pragma unroll
   for (int r = 0; r < R; r++) {
     size_t i = lo + s.tid + (size_t)r * nt;
@@ -111,7 +148,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_ll(int which, SHOA
       if (k < np) shoal_ll_put(&ll, (me + k) % np, i, a2a ? w[r][k] : w[r][0]);
     out[(size_t)me * nw + i] = w[r][0];
   }
-  if (STAMP) g[3] = gtimer();
+  if (STAMP) gc[3] = gtimer();
   if (V == V_BATCH || V == V_BOTH) {
     uint64_t v[R][P];
 #pragma unroll
@@ -145,13 +182,14 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_ll(int which, SHOA
   if (STAMP) {
     atomicMax(&last_get, gtimer());
     __syncthreads();
-    g[4] = last_get;
+    gc[4] = last_get;
   }
   shoal_ll_close(&s, t, &ll, -1, m, "ll_parts");
-  if (STAMP && s.tid == 0) {
-    g[5] = gtimer();
-    for (int k = 0; k < STAMPS; k++) ts[(size_t)it * STAMPS + k] = g[k];
+  if (STAMP) gc[5] = gtimer();
+  if (STAMP) __syncthreads();   /* last_get read before the next call resets it */
   }
+  if (STAMP && s.tid == 0)
+    for (int k = 0; k < 2 + 4 * calls; k++) ts[(size_t)it * STAMPS + k] = g[k];
 }
 
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_empty(void) { shoal_gpu_pdl_wait(); }
@@ -161,7 +199,7 @@ static cudaStream_t st;
 static cudaEvent_t e0, e1;
 
 static shoal_ll_plan plan;
-/* k: 0 lib, 1-6 the variants, 7 empty, 8 sync */
+/* k: 0 lib, 1-7 the variants, then K_EMPTY, K_SYNC, K_GRID, K_GRID1 */
 static void enqueue(int k, bool stamp, int which, const shoal_team &rec, void *dst, const void *src, size_t block,
                     unsigned long long *ts, int i)
 {
@@ -178,8 +216,16 @@ static void enqueue(int k, bool stamp, int which, const shoal_team &rec, void *d
   case 4: L(V_BOTH); break;
   case 5: L(V_PLAN); break;
   case 6: L(V_RELEASE); break;
-  case 7: shoal_gpu_launch(k_empty, 1, SHOAL_GPU_LAUNCH_THREADS, 0, st); break;
-  default: shmemx_barrier_all_on_stream(st); break;
+  case 7: L(V_TWICE); break;
+  case 8: L(V_PRE); break;
+  case 9: L(V_PRE0); break;
+  case K_EMPTY: shoal_gpu_launch(k_empty, 1, SHOAL_GPU_LAUNCH_THREADS, 0, st); break;
+  case K_SYNC: shmemx_barrier_all_on_stream(st); break;
+  default: {   /* the library's grid kernel, on the host's blocks or one */
+    int blocks = k == K_GRID1 ? 1 : shoal_gpu_ll_blocks(shoal_gpu_k_move_ll<true>, block);
+    shoal_gpu_launch(shoal_gpu_k_move_ll<true>, blocks, shoal_gpu_ll_grid_threads(block, blocks), 0, st, which, rec, dst,
+                     src, block, 0);
+  }
   }
 #undef L
 }
@@ -256,7 +302,7 @@ int main(int argc, char **argv)
     return 1;
   }
   bool one_gpu = shmem_team_n_pes(SHMEM_TEAM_SHARED) == np && shoalx_gpu_shared();
-  const char *kn[NK] = {"lib", "base", "early", "batch", "both", "plan", "release", "empty", "sync"};
+  const char *kn[NK] = {"lib", "base", "early", "batch", "both", "plan", "release", "twice", "pre", "pre0", "empty", "sync", "grid", "grid1"};
   if (!shoal_ll_plan_make(&rec, &plan, shmem_ptr)) {
     fprintf(stderr, "bench_ll_parts: no LL plan for the world team\n");
     return 1;
@@ -281,10 +327,10 @@ int main(int argc, char **argv)
       }
       for (int k = 0; k < NK; k++) {
         float us = time_calls(k, false, which, rec, dst, src, block, ts, iters);
-        float us_st = k >= 1 && k <= 6 ? time_calls(k, true, which, rec, dst, src, block, ts, iters) : 0;
+        float us_st = stamped(k) ? time_calls(k, true, which, rec, dst, src, block, ts, iters) : 0;
         /* the result, fresh data, the dest poisoned */
         size_t bad = 0;
-        if (k <= 6) {
+        if (k != K_EMPTY && k != K_SYNC) {
           salt++;
           for (size_t i = 0; i < (which == 1 ? nw : nw * np); i++) hsrc[i] = pat(me, i, salt);
           CK(cudaMemcpy(src, hsrc.data(), (which == 1 ? nw : nw * np) * 4, cudaMemcpyHostToDevice));
@@ -303,16 +349,19 @@ int main(int argc, char **argv)
         }
         /* the stamped round's steps (ts holds its last timed round: the
          * check above wrote none) */
-        double st_med[6] = {0}, skew = 0, arrive = 0;
-        if (k >= 1 && k <= 6) {
+        /* steps: the PDL wait, then open, puts, gets, close of each call,
+         * then the gap to the next kernel */
+        double st_med[STAMPS] = {0}, skew = 0, arrive = 0;
+        const int ns = nstamps(k), last = ns - 1;
+        if (stamped(k)) {
           CK(cudaMemcpy(hts.data(), ts, sizeof(unsigned long long) * hts.size(), cudaMemcpyDeviceToHost));
-          std::vector<double> v[6];
+          std::vector<double> v[STAMPS];
           for (int i = 0; i < iters; i++) {
             const unsigned long long *o = &hts[(size_t)i * STAMPS];
-            for (int j = 0; j < 5; j++) v[j].push_back((double)(o[j + 1] - o[j]));
-            if (i) v[5].push_back((double)o[0] - (double)hts[(size_t)(i - 1) * STAMPS + 5]);
+            for (int j = 0; j < last; j++) v[j].push_back((double)(o[j + 1] - o[j]));
+            if (i) v[last].push_back((double)o[0] - (double)hts[(size_t)(i - 1) * STAMPS + last]);
           }
-          for (int j = 0; j < 6; j++) st_med[j] = med(v[j]);
+          for (int j = 0; j < ns; j++) st_med[j] = med(v[j]);
           if (one_gpu) {
             char fn[256];
             snprintf(fn, sizeof fn, "/tmp/ll_parts.%d", me);
@@ -350,9 +399,13 @@ int main(int argc, char **argv)
         }
         if (me == 0) {
           printf("%-8s %6zu B %-7s %6.2f us", name, bytes, kn[k], us);
-          if (k >= 1 && k <= 6)
-            printf("  +stamps %6.2f | wait %5.0f open %5.0f puts %5.0f gets %5.0f close %5.0f gap %5.0f | skew %5.0f arrive %5.0f",
-                   us_st, st_med[0], st_med[1], st_med[2], st_med[3], st_med[4], st_med[5], skew, arrive);
+          if (stamped(k)) {
+            printf("  +stamps %6.2f | wait %5.0f open %5.0f puts %5.0f gets %5.0f close %5.0f", us_st, st_med[0],
+                   st_med[1], st_med[2], st_med[3], st_med[4]);
+            if (k == V_TWICE)
+              printf(" | 2nd: open %5.0f puts %5.0f gets %5.0f close %5.0f", st_med[5], st_med[6], st_med[7], st_med[8]);
+            printf(" gap %5.0f | skew %5.0f arrive %5.0f", st_med[last], skew, arrive);
+          }
           printf("%s\n", bad ? "  WRONG" : "");
           fflush(stdout);
         }

@@ -87,6 +87,7 @@ if [ -z "$hipcc" ] && [ -z "${SHOAL_GPU_NO_BENCH:-}" ]; then
   build bench_push_parts $S/bench/gpu/bench_push_parts.cu &
   build bench_ll_parts $S/bench/gpu/bench_ll_parts.cu &
   build bench_launch $S/bench/gpu/bench_launch.cu &
+  build bench_cold $S/bench/gpu/bench_cold.cu &
   NCCL_INC=${NCCL_HOME:+-I$NCCL_HOME/include} NCCL_LIB=${NCCL_HOME:+-L$NCCL_HOME/lib ${RPATH}$NCCL_HOME/lib}
   build bench_coll $S/bench/gpu/bench_coll.cu $NCCL_INC $NCCL_LIB -lnccl &
 fi
@@ -280,6 +281,7 @@ if [ $bench -eq 1 ] && [ "$ngpu" -ge 2 ]; then
   echo "== bench_push_parts (Shoal's grid push, step by step)"; launch 2 "$O/bench_push_parts" 200 || status=1
   echo "== bench_ll_parts (Shoal's one-block LL kernel, step by step)"; launch 2 "$O/bench_ll_parts" 200 || status=1
   echo "== bench_launch (what one kernel launch costs, by launch API)"; "$O/bench_launch" || status=1
+  echo "== bench_cold (what a kernel's first pass over its code and data costs)"; "$O/bench_cold" || status=1
   if [ -n "${NVSHMEM_HOME:-}" ]; then
     for b in bench_p2p bench_dcoll bench_grid bench_f16 bench_warp; do
       "$S/tests/gpu/nvshmem-build.sh" $b "$O" || status=1
