@@ -367,6 +367,39 @@ SHOAL_FN uint32_t shoal_ll_elem_word(uint64_t e, unsigned j)
 }
 SHOAL_FN void shoal_ll_elem_set_word(uint64_t *e, unsigned j, uint32_t w) { memcpy((char *)e + 4 * j, &w, 4); }
 
+/* Word i of the pushes to me of up to four team PEs q[j], those j whose
+ * bit is set in `use`, into w[j], waited for together: each round loads
+ * every word still missing before it looks at a flag, so words that are
+ * already there cost one memory round trip, not one per member as
+ * shoal_ll_get one after another.  For three or more members only: at 2
+ * PEs a general form (two words an element) was 0.3-1.2 us slower on
+ * every call (bench/RESULTS.md, session 49). */
+SHOAL_FN void shoal_ll_get4(const shoal_ll *ll, const int *q, unsigned use, size_t i, uint32_t *w)
+{
+  const uint64_t *p[4];
+  uint32_t f[4];
+  for (int j = 0; j < 4; j++) {
+    p[j] = NULL, f[j] = 0;
+    if (use >> j & 1) {
+      p[j] = ll->in[q[j]] + i;
+      if (SHOAL_UNLIKELY(i >= ll->room_in[q[j]])) p[j] -= ll->ring;
+      f[j] = ll->flag_in[q[j]];
+    }
+  }
+  shoal_backoff b = SHOAL_BACKOFF_INIT;
+  for (;;) {
+    uint64_t v[4];
+    for (int j = 0; j < 4; j++) v[j] = (use >> j & 1) ? shoal_load_relaxed(p[j]) : 0;
+    for (int j = 0; j < 4; j++)
+      if ((use >> j & 1) && (uint32_t)(v[j] >> 32) == f[j]) {
+        w[j] = (uint32_t)v[j];
+        use &= ~(1u << j);
+      }
+    if (!use) return;
+    shoal_backoff_wait(&b);
+  }
+}
+
 #if !SHOAL_TARGET_GPU
 /* The CPU's reducer on one element (the GPU's: <shoal/gpu_block.h>, typed). */
 SHOAL_FN void shoal_reducer_combine1(const shoal_reducer *r, uint64_t *acc, const uint64_t *x)
@@ -388,6 +421,26 @@ SHOAL_FN void shoal_ll_combine(const shoal_scope *s, const shoal_team *t, const 
   int np = t->size, me = t->my_pe;
   for (size_t i = lo + s->tid; i < hi; i += s->nthreads) {
     uint64_t mine = shoal_ll_elem_load((const char *)mine_src + i * es, W), acc = mine;
+    if (W == 1 && np > 2) {   /* four members' words waited for together, in team order */
+      for (int q0 = 0; q0 < np; q0 += 4) {
+        int q[4];
+        unsigned use = 0;
+        uint32_t w[4] = {0, 0, 0, 0};
+        for (int j = 0; j < 4; j++) {
+          q[j] = q0 + j;
+          if (q[j] < np && q[j] != me) use |= 1u << j;
+        }
+        shoal_ll_get4(ll, q, use, i, w);
+        for (int j = 0; j < 4 && q[j] < np; j++) {
+          uint64_t x = mine;
+          if (q[j] != me) shoal_ll_elem_set_word(&x, 0, w[j]);
+          if (q[j] == 0) acc = x;
+          else shoal_reducer_combine1(r, &acc, &x);
+        }
+      }
+      shoal_ll_elem_store((char *)dest + i * es, acc, W);
+      continue;
+    }
     for (int q = 0; q < np; q++) {
       uint64_t x = mine;
       if (q != me)
@@ -481,10 +534,29 @@ SHOAL_FN void shoal_ll_exchange_words(const shoal_scope *s, shoal_team *t, shoal
     }
     shoal_ll_word_put(dest, (size_t)me * nw + i, mine, aligned);
   }
-  for (int k = 1; k < np; k++) {
-    int q = (me + k) % np;
-    for (size_t i = lo + s->tid; i < hi; i += nt)
-      shoal_ll_word_put(dest, (size_t)q * nw + i, shoal_ll_get(ll, q, i), aligned);
+  if (np <= 2) {
+    for (int k = 1; k < np; k++) {
+      int q = (me + k) % np;
+      for (size_t i = lo + s->tid; i < hi; i += nt)
+        shoal_ll_word_put(dest, (size_t)q * nw + i, shoal_ll_get(ll, q, i), aligned);
+    }
+    return;
+  }
+  /* Four members' words waited for together, those that put to me first
+   * first (team PE me - 1 did so before the others). */
+  for (int k = 1; k < np; k += 4) {
+    int q[4];
+    unsigned use = 0;
+    for (int j = 0; j < 4; j++) {
+      q[j] = me - k - j < 0 ? me - k - j + np : me - k - j;
+      if (k + j < np) use |= 1u << j;
+    }
+    for (size_t i = lo + s->tid; i < hi; i += nt) {
+      uint32_t w[4] = {0, 0, 0, 0};
+      shoal_ll_get4(ll, q, use, i, w);
+      for (int j = 0; j < 4; j++)
+        if (use >> j & 1) shoal_ll_word_put(dest, (size_t)q[j] * nw + i, w[j], aligned);
+    }
   }
 }
 
