@@ -373,7 +373,9 @@ SHOAL_FN void shoal_ll_elem_set_word(uint64_t *e, unsigned j, uint32_t w) { memc
  * already there cost one memory round trip, not one per member as
  * shoal_ll_get one after another.  For three or more members only: at 2
  * PEs a general form (two words an element) was 0.3-1.2 us slower on
- * every call (bench/RESULTS.md, session 49). */
+ * every call (session 49's notes; it was cut off before its figures were
+ * kept).  At 4 PEs on one H100 under MPS the small calls were 3-14%
+ * faster (bench/RESULTS.md, session 50). */
 SHOAL_FN void shoal_ll_get4(const shoal_ll *ll, const int *q, unsigned use, size_t i, uint32_t *w)
 {
   const uint64_t *p[4];
@@ -534,7 +536,12 @@ SHOAL_FN void shoal_ll_exchange_words(const shoal_scope *s, shoal_team *t, shoal
     }
     shoal_ll_word_put(dest, (size_t)me * nw + i, mine, aligned);
   }
-  if (np <= 2) {
+  /* The four-member wait is for teams of three or more, but not in the
+   * _on_stream grid kernel: there alltoall of 32-64 KB per pair was 8-12%
+   * slower at 3 PEs (2-4% without it), while the one-block kernel and a
+   * user's grid gained 3-14% at 4 PEs (one H100 under MPS;
+   * bench/RESULTS.md, session 50). */
+  if (np <= 2 || (s->nlanes > 1 && s->ends_kernel)) {
     for (int k = 1; k < np; k++) {
       int q = (me + k) % np;
       for (size_t i = lo + s->tid; i < hi; i += nt)
