@@ -537,7 +537,7 @@ SHOAL_FN void shoal_ll_exchange_words(const shoal_scope *s, shoal_team *t, shoal
     shoal_ll_word_put(dest, (size_t)me * nw + i, mine, aligned);
   }
   /* The four-member wait is for teams of three or more, but not in the
-   * _on_stream grid kernel: there alltoall of 32-64 KB per pair was 8-12%
+   * _on_stream grid kernel: there alltoall of 44-87 KB per pair was 9-12%
    * slower at 3 PEs (2-4% without it), while the one-block kernel and a
    * user's grid gained 3-14% at 4 PEs (one H100 under MPS;
    * bench/RESULTS.md, session 50). */
