@@ -34,7 +34,27 @@
  *           the blocks and threads the host would give it, at sizes
  *           where the one-block kernel is the library's choice;
  *   grid1   the same grid kernel on one block: the grid protocol's own
- *           cost (the last lane's arrival) without more blocks.
+ *           cost (the last lane's arrival) without more blocks;
+ *   ideal   a bare LL kernel, the least an LL call can be: peer slots
+ *           looked up on the host (shmem_ptr) and passed by value, one
+ *           epoch counter of the PE's instead of pair counts, two slots
+ *           a pair used in turn and no credits (an exchange where every
+ *           member pushes to every other: a member that finished call e
+ *           has had every member's push of e, so every member had ended
+ *           call e - 1, the last reader of the slot e + 1 reuses), the
+ *           library's thread count;
+ *   idealr  ideal letting the next kernel be scheduled once its gets are
+ *           done (as the library's one-block kernel does);
+ *   ibar    a bare barrier: one relaxed store a peer of the epoch, then
+ *           a wait for each peer's (32 threads);
+ *   idptr   ideal finding each peer's slots as the library does: the
+ *           team record by value, the peer's mapping from the heap table
+ *           (shoal_dev_ptr);
+ *   idsh    idptr with the slots found by a thread per pair into shared
+ *           memory before the block meets (the library's lane).
+ * ideal and ibar are no algorithm for the library (no credits: they
+ * hold only for back-to-back exchanges of one team); they say how far
+ * the library's kernels are from a floor of one kernel a call.
  * Each variant is timed without stamps (us per call), then again with
  * thread 0 stamping %globaltimer after each step (and the block's last
  * get): the medians per step, the gap between one kernel's end and the
@@ -64,10 +84,10 @@ __device__ inline unsigned long long gtimer(void)
 #define P 8        /* at most this many PEs */
 
 enum { V_BASE = 1, V_EARLY, V_BATCH, V_BOTH, V_PLAN, V_RELEASE, V_TWICE, V_PRE, V_PRE0 };
-#define NK 14   /* lib, the nine variants, empty, sync, grid, grid1 */
-enum { K_EMPTY = 10, K_SYNC, K_GRID, K_GRID1 };
+#define NK 19   /* lib, the nine variants, empty, sync, grid, grid1, ideal, idealr, ibar, idptr, idsh */
+enum { K_EMPTY = 10, K_SYNC, K_GRID, K_GRID1, K_IDEAL, K_IDEALR, K_IBAR, K_IDPTR, K_IDSH };
 /* the variants with stamps, and the stamps each writes */
-static bool stamped(int k) { return k >= V_BASE && k <= V_PRE0; }
+static bool stamped(int k) { return (k >= V_BASE && k <= V_PRE0) || k == K_IDEAL || k == K_IDPTR || k == K_IDSH; }
 static int nstamps(int k) { return k == V_TWICE ? 10 : 6; }
 
 __device__ inline const uint64_t *ll_in_at(const shoal_ll *ll, int q, size_t i)
@@ -194,6 +214,117 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_ll(int which, SHOA
 
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_empty(void) { shoal_gpu_pdl_wait(); }
 
+/* ideal, idealr and ibar (the header): box[2][np][words] on each PE, the
+ * peers' boxes as mapped here; epoch: this PE's count of calls, in its
+ * own device memory (the next kernel reads it after the PDL wait). */
+struct ideal_box {
+  uint64_t *peer[P];
+  uint64_t *box;
+  unsigned *epoch;
+  int me, np;
+};
+/* ADDR: how a thread finds the slots -- 0 the pointers passed by value;
+ * 1 as the library does (the team record by value, each peer's mapping
+ * of the box from the heap table, shoal_dev_ptr); 2 as 1, found by a
+ * thread per pair into shared memory, then the block meets (the library's
+ * lane).  STAMP: thread 0 stamps %globaltimer as k_ll does. */
+template <bool RELEASE, bool STAMP, int ADDR>
+__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_ideal(const __grid_constant__ ideal_box d,
+                                                                    SHOAL_GRID_TEAM_PARAM rec, int which,
+                                                                    uint32_t *out, const uint32_t *in, size_t nw,
+                                                                    unsigned long long *ts, int it)
+{
+  unsigned long long g[6];
+  __shared__ unsigned long long last_get;
+  __shared__ uint64_t *sh_out[P];
+  if (STAMP) g[0] = gtimer();
+  shoal_gpu_pdl_wait();
+  if (STAMP) g[1] = gtimer();
+  if (STAMP && threadIdx.x == 0) last_get = 0;
+  const unsigned e = *(volatile unsigned *)d.epoch + 1;
+  int me = d.me, np = d.np;
+  shoal_team *t = ADDR ? shoal_grid_record(rec) : NULL;
+  if (ADDR) me = t->my_pe, np = t->size;
+  const bool a2a = which == 2;
+  const size_t slot = (size_t)(e & 1) * (size_t)np * nw;
+  if (ADDR == 2) {
+    for (unsigned j = threadIdx.x; j + 1 < (unsigned)np; j += blockDim.x) {
+      int q = shoal_ll_pair(me, j, np);
+      sh_out[q] = (uint64_t *)shoal_dev_ptr(d.box, shoal_team_world_pe(t, q)) + slot + (size_t)me * nw;
+    }
+    __syncthreads();
+  }
+  if (STAMP) {
+    if (e == 0) __trap();   /* the epoch's load done before the stamp */
+    g[2] = gtimer();
+  }
+  for (size_t i = threadIdx.x; i < nw; i += blockDim.x) {
+    uint32_t w[P];
+    w[0] = in[(a2a ? (size_t)me * nw : 0) + i];
+#pragma unroll
+    for (int k = 1; k < P; k++)
+      if (k < np) w[k] = a2a ? in[(size_t)(me + k < np ? me + k : me + k - np) * nw + i] : w[0];
+#pragma unroll
+    for (int k = 1; k < P; k++)
+      if (k < np) {
+        int q = me + k < np ? me + k : me + k - np;
+        uint64_t *o = ADDR == 0   ? d.peer[q] + slot + (size_t)me * nw
+                      : ADDR == 1 ? (uint64_t *)shoal_dev_ptr(d.box, shoal_team_world_pe(t, q)) + slot + (size_t)me * nw
+                                  : sh_out[q];
+        shoal_store_relaxed(o + i, (uint64_t)e << 32 | w[k]);
+      }
+    out[(size_t)me * nw + i] = w[0];
+  }
+  if (STAMP) g[3] = gtimer();
+  for (size_t i = threadIdx.x; i < nw; i += blockDim.x) {
+    uint64_t v[P];
+    unsigned use = 0;
+#pragma unroll
+    for (int k = 1; k < P; k++)
+      if (k < np) use |= 1u << k;
+    while (use) {   /* every missing word loaded before any flag is looked at */
+#pragma unroll
+      for (int k = 1; k < P; k++) {
+        int q = me - k < 0 ? me - k + np : me - k;
+        if (use >> k & 1) v[k] = shoal_load_relaxed(d.box + slot + (size_t)q * nw + i);
+      }
+#pragma unroll
+      for (int k = 1; k < P; k++) {
+        int q = me - k < 0 ? me - k + np : me - k;
+        if ((use >> k & 1) && (unsigned)(v[k] >> 32) == e) {
+          out[(size_t)q * nw + i] = (uint32_t)v[k];
+          use &= ~(1u << k);
+        }
+      }
+    }
+  }
+  if (STAMP) atomicMax(&last_get, gtimer());
+  if (RELEASE) asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+  __syncthreads();
+  if (threadIdx.x == 0) *d.epoch = e;
+  if (STAMP && threadIdx.x == 0) {
+    g[4] = last_get;
+    g[5] = gtimer();
+    for (int k = 0; k < 6; k++) ts[(size_t)it * STAMPS + k] = g[k];
+  }
+}
+/* flags[np] on each PE: flag q is PE q's last arrival */
+__global__ void __launch_bounds__(32) k_ibar(const __grid_constant__ ideal_box d)
+{
+  shoal_gpu_pdl_wait();
+  const unsigned e = *(volatile unsigned *)d.epoch + 1;
+  const int me = d.me, np = d.np;
+  unsigned j = threadIdx.x;
+  if (j + 1 < (unsigned)np) {
+    int q = me + 1 + (int)j < np ? me + 1 + (int)j : me + 1 + (int)j - np;
+    shoal_store_relaxed(d.peer[q] + me, (uint64_t)e);
+    while (shoal_load_relaxed(d.box + q) < (uint64_t)e) {}
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) *d.epoch = e;
+}
+static ideal_box ibox, ibar_box;
+
 static int me, np, use_graph;
 static cudaStream_t st;
 static cudaEvent_t e0, e1;
@@ -221,6 +352,16 @@ static void enqueue(int k, bool stamp, int which, const shoal_team &rec, void *d
   case 9: L(V_PRE0); break;
   case K_EMPTY: shoal_gpu_launch(k_empty, 1, SHOAL_GPU_LAUNCH_THREADS, 0, st); break;
   case K_SYNC: shmemx_barrier_all_on_stream(st); break;
+#define LI(R, A) (stamp ? shoal_gpu_launch(k_ideal<R, true, A>, 1, shoal_gpu_ll_threads(block), 0, st, ibox, rec, which, \
+                                           (uint32_t *)dst, (const uint32_t *)src, block / 4, ts, i)                    \
+                     : shoal_gpu_launch(k_ideal<R, false, A>, 1, shoal_gpu_ll_threads(block), 0, st, ibox, rec, which, \
+                                        (uint32_t *)dst, (const uint32_t *)src, block / 4, ts, i))
+  case K_IDEAL: LI(false, 0); break;
+  case K_IDEALR: LI(true, 0); break;
+  case K_IDPTR: LI(false, 1); break;
+  case K_IDSH: LI(false, 2); break;
+#undef LI
+  case K_IBAR: shoal_gpu_launch(k_ibar, 1, 32, 0, st, ibar_box); break;
   default: {   /* the library's grid kernel, on the host's blocks or one */
     int blocks = k == K_GRID1 ? 1 : shoal_gpu_ll_blocks(shoal_gpu_k_move_ll<true>, block);
     shoal_gpu_launch(shoal_gpu_k_move_ll<true>, blocks, shoal_gpu_ll_grid_threads(block, blocks), 0, st, which, rec, dst,
@@ -302,7 +443,20 @@ int main(int argc, char **argv)
     return 1;
   }
   bool one_gpu = shmem_team_n_pes(SHMEM_TEAM_SHARED) == np && shoalx_gpu_shared();
-  const char *kn[NK] = {"lib", "base", "early", "batch", "both", "plan", "release", "twice", "pre", "pre0", "empty", "sync", "grid", "grid1"};
+  const char *kn[NK] = {"lib",   "base", "early", "batch", "both",  "plan",   "release", "twice", "pre",
+                        "pre0",  "empty", "sync", "grid", "grid1", "ideal", "idealr", "ibar", "idptr", "idsh"};
+  /* the bare kernels' boxes (the header): zeroed, so no stale flag matches */
+  for (ideal_box *b : {&ibox, &ibar_box}) {
+    size_t n = b == &ibox ? 2 * (size_t)np * (maxb / 4) : (size_t)np;
+    b->box = (uint64_t *)shmem_malloc(n * 8);
+    CK(cudaMemset(b->box, 0, n * 8));
+    CK(cudaMalloc((void **)&b->epoch, sizeof(unsigned)));
+    CK(cudaMemset(b->epoch, 0, sizeof(unsigned)));
+    for (int p = 0; p < np; p++) b->peer[p] = (uint64_t *)shmem_ptr(b->box, p);
+    b->me = me, b->np = np;
+  }
+  CK(cudaDeviceSynchronize());
+  shmem_barrier_all();
   if (!shoal_ll_plan_make(&rec, &plan, shmem_ptr)) {
     fprintf(stderr, "bench_ll_parts: no LL plan for the world team\n");
     return 1;
@@ -330,7 +484,7 @@ int main(int argc, char **argv)
         float us_st = stamped(k) ? time_calls(k, true, which, rec, dst, src, block, ts, iters) : 0;
         /* the result, fresh data, the dest poisoned */
         size_t bad = 0;
-        if (k != K_EMPTY && k != K_SYNC) {
+        if (k != K_EMPTY && k != K_SYNC && k != K_IBAR) {
           salt++;
           for (size_t i = 0; i < (which == 1 ? nw : nw * np); i++) hsrc[i] = pat(me, i, salt);
           CK(cudaMemcpy(src, hsrc.data(), (which == 1 ? nw : nw * np) * 4, cudaMemcpyHostToDevice));
