@@ -269,10 +269,6 @@ SHOAL_API int shoalx_coll_ll_lane(int which, shmem_team_t team, void *dest, cons
     shoal_error(call, "dest %p and source %p overlap%s", dest, source, same_ok ? " but are not the same array" : "");
   shoal_scope sc = shoal_scope_make(0, 1, (unsigned)lane, (unsigned)nlanes, local);
   sc.fresh = !local;
-  /* lanes that do not meet stand for an _on_stream kernel's blocks: their
-   * claims start from a plan (collectives/ll.h), so the tests run both claims */
-  shoal_ll_plan plan;
-  if (!local && shoal_ll_plan_make(team, &plan, shmem_ptr)) sc.ll_plan = &plan;
   shoal_ll ll;
   if (reduction) {
     shoal_reducer r = shoal_reducer_make(ti, oi);

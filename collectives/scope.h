@@ -39,9 +39,6 @@ typedef struct shoal_scope {
    * session 32). */
   uint64_t *const *words_at;
   char *const *dest_at;
-  /* LL's claims' pointers, where the caller made them (collectives/ll.h:
-   * shoal_ll_plan), else NULL. */
-  const struct shoal_ll_plan *ll_plan;
 } shoal_scope;
 
 SHOAL_FN shoal_scope shoal_scope_make(unsigned tid, unsigned nthreads, unsigned lane, unsigned nlanes, int local)
@@ -57,7 +54,6 @@ SHOAL_FN shoal_scope shoal_scope_make(unsigned tid, unsigned nthreads, unsigned 
   s.ends_kernel = 0;
   s.words_at = NULL;
   s.dest_at = NULL;
-  s.ll_plan = NULL;
   return s;
 }
 
@@ -586,10 +582,9 @@ SHOAL_FN void shoal_scope_sync(const shoal_scope *s, shoal_team *t, const char *
  * bit; the last one's flips the top bit, as in the barrier above).
  * On a GPU without the fences around the add: the lane's threads met
  * after every load they made had returned (each fed a store that issued
- * before the meeting), and what the last lane then writes is the pair
- * counters, which the next kernel reads, and a credit now and then,
- * behind a system fence (collectives/ll.h) -- NCCL's LL likewise hands
- * back its buffer without a fence.  The fences cost the last block of
+ * before the meeting), and what the last lane then writes is LL's call
+ * count, which only the next kernel reads (collectives/ll.h) -- NCCL's
+ * LL likewise hands back its buffer without a fence.  The fences cost the last block of
  * LL's _on_stream kernel 1.1 us a call (bench/RESULTS.md session 23).
  * A CPU's lanes are threads, which keep them. */
 SHOAL_FN bool shoal_scope_arrive_done(const shoal_scope *s, shoal_team *t)

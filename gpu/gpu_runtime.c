@@ -169,7 +169,7 @@ static void team_to_device(const shoal_team *t)
    * member (bench/RESULTS.md session 34).  LL keeps the rest: at 2-8 PEs
    * it still carries every size its bounds give it (reduce_select.h), but
    * at 2 PEs its ring is half as deep (its grid all-reduce of 512 KB 4.7%
-   * slower, waiting for credits), one reason it is not the default. */
+   * slower, when it waited for credits), one reason it is not the default. */
   size_t ll_bytes = g.llbox_bytes;
   g.stage_cap[t->slot] = 0;
   if (g.llbox && t->size > 1 && !d.gpu_proxied && all_mine && shoal_rt.env.gpu_stage && g.stage_bytes > 64) {
@@ -188,7 +188,7 @@ static void team_to_device(const shoal_team *t)
     size_t per_sender = (ll_bytes / (size_t)t->size) & ~(size_t)15;
     size_t ll_cap = 2 * SHOAL_GPU_LL_PUSH_MAX / (size_t)(t->size - 1);
     size_t slot = per_sender / SHOAL_PUSHBOX_DEPTH < ll_cap ? per_sender / SHOAL_PUSHBOX_DEPTH : ll_cap;
-    int depth = SHOAL_PUSHBOX_DEPTH;   /* a power of two: the claims' ring index is a mask (ll.h) */
+    int depth = SHOAL_PUSHBOX_DEPTH;   /* even: LL's calls write the ring's two halves in turn (ll.h) */
     slot &= ~(size_t)15;
     while (slot && per_sender / (size_t)(2 * depth) >= slot) depth *= 2;
     d.pushbox = g.llbox + (size_t)t->slot * g.llbox_bytes;

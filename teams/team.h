@@ -19,6 +19,7 @@ enum {
   SHOAL_SYNC_EPOCH = 64,       /* local: counter barriers done on this team */
   SHOAL_SYNC_COLL_EPOCH = 65,  /* local: collectives started on this team */
   SHOAL_SYNC_DISS_EPOCH = 66,  /* local: dissemination barriers done on this team */
+  SHOAL_SYNC_LL_EPOCH = 67,    /* local: LL calls done on this team (collectives/ll.h) */
   SHOAL_SYNC_FLAGS = 128,      /* [128, 128 + 8 n): two channel banks, below */
 };
 /* A channel bank: 7 n words.  Bank 0 is the team's own; bank 1 (used only

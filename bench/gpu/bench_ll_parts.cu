@@ -3,18 +3,10 @@
  * block scope), step by step, and variants of its order.  Back-to-back
  * launches (each through shoal_gpu_launch, as the library's) of:
  *   lib     shmemx_fcollectmem_on_stream / shmemx_alltoallmem_on_stream;
- *   base    ll.h's steps inline: open (claims), puts, gets, close;
- *   early   the same with each thread's source words loaded before the
- *           claims (in flight with them, not after the lane meets);
- *   batch   the gets of a thread's words from every peer issued together,
- *           then each waited for (the library waits for each before it
- *           loads the next);
- *   both    early and batch;
- *   plan    the claims from the plan the host made once and passed by
- *           value (collectives/ll.h: shoal_ll_plan); base and the library
- *           claim from the team record alone;
+ *   base    ll.h's steps inline: open (the call's rings and number),
+ *           puts, gets, close;
  *   twice   base's steps twice in one kernel, each stamped: the second
- *           call runs warm (its code, the record, the counters just
+ *           call runs warm (its code, the record, the count just
  *           touched), so what the first spends on top is the cost of
  *           a kernel's first pass over them;
  *   release base letting the next kernel be scheduled once the lane's
@@ -24,25 +16,15 @@
  *           next kernel starts before this one's count is done;
  *   empty   an empty kernel waiting at entry as the library's (PDL);
  *   sync    shmemx_barrier_all_on_stream;
- *   pre     release, and each claiming thread finds its pair's pointers
- *           (shoal_ll_plan's: the peer's mapping of my ring, the
- *           counters) before the PDL wait, into a plan in shared memory:
- *           the record's and the heap table's loads (nothing a kernel
- *           writes) in flight while the previous kernel ends;
- *   pre0    pre without the release;
  *   grid    the library's LL grid kernel (shoal_gpu_k_move_ll<true>) on
  *           the blocks and threads the host would give it, at sizes
  *           where the one-block kernel is the library's choice;
  *   grid1   the same grid kernel on one block: the grid protocol's own
  *           cost (the last lane's arrival) without more blocks;
- *   ideal   a bare LL kernel, the least an LL call can be: peer slots
- *           looked up on the host (shmem_ptr) and passed by value, one
- *           epoch counter of the PE's instead of pair counts, two slots
- *           a pair used in turn and no credits (an exchange where every
- *           member pushes to every other: a member that finished call e
- *           has had every member's push of e, so every member had ended
- *           call e - 1, the last reader of the slot e + 1 reuses), the
- *           library's thread count;
+ *   ideal   a bare LL kernel, the least an LL call can be: ll.h's
+ *           protocol (a call number, two halves, no credits) with the
+ *           peer slots looked up on the host (shmem_ptr) and passed by
+ *           value, on a box of its own, the library's thread count;
  *   idealr  ideal letting the next kernel be scheduled once its gets are
  *           done (as the library's one-block kernel does);
  *   ibar    a bare barrier: one relaxed store a peer of the epoch, then
@@ -52,17 +34,18 @@
  *           (shoal_dev_ptr);
  *   idsh    idptr with the slots found by a thread per pair into shared
  *           memory before the block meets (the library's lane).
- * ideal and ibar are no algorithm for the library (no credits: they
- * hold only for back-to-back exchanges of one team); they say how far
- * the library's kernels are from a floor of one kernel a call.
+ * ideal and ibar say how far the library's kernels are from a floor of
+ * one kernel a call.  (Session 44-48's variants of the pair protocol
+ * before session 51's -- early, batch, both, plan, pre, pre0 -- went with
+ * it; bench/RESULTS.md keeps their figures.)
  * Each variant is timed without stamps (us per call), then again with
  * thread 0 stamping %globaltimer after each step (and the block's last
  * get): the medians per step, the gap between one kernel's end and the
  * next one's start, and -- where the PEs share the GPU, whose
  * %globaltimer is one clock -- the start skew between PEs and how long
  * after the last peer's puts a PE's gets were done (PE 0 reads every PE's
- * stamps from /tmp).  The variants use the team's LL slots and counters
- * as the library does, so they interleave with it; each one's result is
+ * stamps from /tmp).  base, twice and release use the team's LL box and
+ * call count as the library does, so they interleave with it; each one's result is
  * checked, every word.  BENCH_GRAPH=1 times one replay of a CUDA graph of
  * the calls instead of the stream.
  *   bench_ll_parts [iters (default 1000)] [dest bytes per PE ...] */
@@ -83,19 +66,12 @@ __device__ inline unsigned long long gtimer(void)
 #define R 2        /* the variants' words per thread per peer, held in registers */
 #define P 8        /* at most this many PEs */
 
-enum { V_BASE = 1, V_EARLY, V_BATCH, V_BOTH, V_PLAN, V_RELEASE, V_TWICE, V_PRE, V_PRE0 };
-#define NK 19   /* lib, the nine variants, empty, sync, grid, grid1, ideal, idealr, ibar, idptr, idsh */
-enum { K_EMPTY = 10, K_SYNC, K_GRID, K_GRID1, K_IDEAL, K_IDEALR, K_IBAR, K_IDPTR, K_IDSH };
+enum { V_BASE = 1, V_RELEASE, V_TWICE };
+#define NK 13   /* lib, the three variants, empty, sync, grid, grid1, ideal, idealr, ibar, idptr, idsh */
+enum { K_EMPTY = 4, K_SYNC, K_GRID, K_GRID1, K_IDEAL, K_IDEALR, K_IBAR, K_IDPTR, K_IDSH };
 /* the variants with stamps, and the stamps each writes */
-static bool stamped(int k) { return (k >= V_BASE && k <= V_PRE0) || k == K_IDEAL || k == K_IDPTR || k == K_IDSH; }
+static bool stamped(int k) { return (k >= V_BASE && k <= V_TWICE) || k == K_IDEAL || k == K_IDPTR || k == K_IDSH; }
 static int nstamps(int k) { return k == V_TWICE ? 10 : 6; }
-
-__device__ inline const uint64_t *ll_in_at(const shoal_ll *ll, int q, size_t i)
-{
-  const uint64_t *p = ll->in[q] + i;
-  if (i >= ll->room_in[q]) p -= ll->ring;
-  return p;
-}
 
 /* A thread's source words for its first R indices: w[r][k] goes to team
  * PE me + k (fcollect: w[r][0], mine, to everyone). */
@@ -112,28 +88,13 @@ __device__ inline void src_words(uint32_t (&w)[R][P], const uint32_t *in, bool a
 }
 
 template <int V, bool STAMP>
-__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_ll(int which, SHOAL_GRID_TEAM_PARAM rec,
-                                                                const __grid_constant__ shoal_ll_plan L, void *dest,
+__global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_ll(int which, SHOAL_GRID_TEAM_PARAM rec, void *dest,
                                                                 const void *src, size_t nbytes,
                                                                 unsigned long long *ts, int it)
 {
   unsigned long long g[STAMPS];
   __shared__ unsigned long long last_get;
-  __shared__ shoal_ll_plan pre;
   if (STAMP) g[0] = gtimer();
-  if (V == V_PRE || V == V_PRE0) {   /* shoal_ll_plan_make's, a pair per thread, before the wait */
-    shoal_team *t = shoal_grid_record(rec);
-    int np = t->size;
-    for (unsigned j = threadIdx.x; j + 1 < (unsigned)np; j += blockDim.x) {
-      int q = shoal_ll_pair(t->my_pe, j, np), pe = shoal_team_world_pe(t, q);
-      pre.out[q] = (uint64_t *)shoal_dev_ptr(shoal_ll_ring(t, t->my_pe), pe);
-      pre.in[q] = (const uint64_t *)shoal_ll_ring(t, q);
-      pre.seen[q] = &shoal_chan(t, SHOAL_CHAN_CREDIT_SEEN)[pe];
-      pre.sent[q] = &shoal_chan(t, SHOAL_CHAN_CREDIT_SENT)[pe];
-      pre.credit[q] = &shoal_chan(t, SHOAL_CHAN_CREDIT_IN)[pe];
-    }
-    if (threadIdx.x == 0) pre.n = np;
-  }
   shoal_gpu_pdl_wait();
   if (STAMP) g[1] = gtimer();
   shoal_team *t = shoal_grid_record(rec);
@@ -145,20 +106,15 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_ll(int which, SHOA
   int np = t->size, me = t->my_pe;
   unsigned nt = s.nthreads;
   size_t nw = nbytes / 4, lo = 0, hi = nw;
-  uint64_t m = shoal_ll_slots(t, nbytes);
   uint32_t w[R][P];
-  const bool early = V == V_EARLY || V == V_BOTH;
-  if (early) src_words(w, in, a2a, np, me, nw, lo + s.tid, hi, nt);
-  if (V == V_PLAN) s.ll_plan = &L;
-  if (V == V_PRE || V == V_PRE0) s.ll_plan = &pre;   /* the open's meeting follows the claims, not this */
   const int calls = V == V_TWICE ? 2 : 1;
   for (int c = 0; c < calls; c++) {
   unsigned long long *gc = g + 4 * c;   /* this call's stamps: gc[2..5] */
   if (STAMP && s.tid == 0) last_get = 0;
-  s.ends_kernel = V == V_RELEASE || V == V_PRE;
-  shoal_ll_open(&s, t, &ll, -1, m, "ll_parts");
+  s.ends_kernel = V == V_RELEASE;
+  shoal_ll_open(&s, t, &ll, "ll_parts");
   if (STAMP) gc[2] = gtimer();
-  if (!early || c) src_words(w, in, a2a, np, me, nw, lo + s.tid, hi, nt);
+  src_words(w, in, a2a, np, me, nw, lo + s.tid, hi, nt);
 #pragma unroll
   for (int r = 0; r < R; r++) {
     size_t i = lo + s.tid + (size_t)r * nt;
@@ -169,34 +125,12 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_ll(int which, SHOA
     out[(size_t)me * nw + i] = w[r][0];
   }
   if (STAMP) gc[3] = gtimer();
-  if (V == V_BATCH || V == V_BOTH) {
-    uint64_t v[R][P];
+  for (int k = 1; k < np; k++) {
+    int q = (me + k) % np;
 #pragma unroll
     for (int r = 0; r < R; r++) {
       size_t i = lo + s.tid + (size_t)r * nt;
-#pragma unroll
-      for (int k = 1; k < P; k++)
-        if (i < hi && k < np) v[r][k] = shoal_load_relaxed(ll_in_at(&ll, (me + k) % np, i));
-    }
-#pragma unroll
-    for (int r = 0; r < R; r++) {
-      size_t i = lo + s.tid + (size_t)r * nt;
-#pragma unroll
-      for (int k = 1; k < P; k++)
-        if (i < hi && k < np) {
-          int q = (me + k) % np;
-          while ((uint32_t)(v[r][k] >> 32) != ll.flag_in[q]) v[r][k] = shoal_load_relaxed(ll_in_at(&ll, q, i));
-          out[(size_t)q * nw + i] = (uint32_t)v[r][k];
-        }
-    }
-  } else {
-    for (int k = 1; k < np; k++) {
-      int q = (me + k) % np;
-#pragma unroll
-      for (int r = 0; r < R; r++) {
-        size_t i = lo + s.tid + (size_t)r * nt;
-        if (i < hi) out[(size_t)q * nw + i] = shoal_ll_get(&ll, q, i);
-      }
+      if (i < hi) out[(size_t)q * nw + i] = shoal_ll_get(&ll, q, i);
     }
   }
   if (STAMP) {
@@ -204,7 +138,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_ll(int which, SHOA
     __syncthreads();
     gc[4] = last_get;
   }
-  shoal_ll_close(&s, t, &ll, -1, m, "ll_parts");
+  shoal_ll_close(&s, t, &ll, "ll_parts");
   if (STAMP) gc[5] = gtimer();
   if (STAMP) __syncthreads();   /* last_get read before the next call resets it */
   }
@@ -329,27 +263,20 @@ static int me, np, use_graph;
 static cudaStream_t st;
 static cudaEvent_t e0, e1;
 
-static shoal_ll_plan plan;
-/* k: 0 lib, 1-7 the variants, then K_EMPTY, K_SYNC, K_GRID, K_GRID1 */
+/* k: 0 lib, 1-3 the variants, then K_EMPTY ... K_IDSH */
 static void enqueue(int k, bool stamp, int which, const shoal_team &rec, void *dst, const void *src, size_t block,
                     unsigned long long *ts, int i)
 {
-#define L(V) (stamp ? shoal_gpu_launch(k_ll<V, true>, 1, SHOAL_GPU_LAUNCH_THREADS, 0, st, which, rec, plan, dst, src, block, ts, i) \
-                    : shoal_gpu_launch(k_ll<V, false>, 1, SHOAL_GPU_LAUNCH_THREADS, 0, st, which, rec, plan, dst, src, block, ts, i))
+#define L(V) (stamp ? shoal_gpu_launch(k_ll<V, true>, 1, SHOAL_GPU_LAUNCH_THREADS, 0, st, which, rec, dst, src, block, ts, i) \
+                    : shoal_gpu_launch(k_ll<V, false>, 1, SHOAL_GPU_LAUNCH_THREADS, 0, st, which, rec, dst, src, block, ts, i))
   switch (k) {
   case 0:
     if (which == 1) shmemx_fcollectmem_on_stream(SHMEM_TEAM_WORLD, dst, src, block, st);
     else shmemx_alltoallmem_on_stream(SHMEM_TEAM_WORLD, dst, src, block, st);
     break;
-  case 1: L(V_BASE); break;
-  case 2: L(V_EARLY); break;
-  case 3: L(V_BATCH); break;
-  case 4: L(V_BOTH); break;
-  case 5: L(V_PLAN); break;
-  case 6: L(V_RELEASE); break;
-  case 7: L(V_TWICE); break;
-  case 8: L(V_PRE); break;
-  case 9: L(V_PRE0); break;
+  case V_BASE: L(V_BASE); break;
+  case V_RELEASE: L(V_RELEASE); break;
+  case V_TWICE: L(V_TWICE); break;
   case K_EMPTY: shoal_gpu_launch(k_empty, 1, SHOAL_GPU_LAUNCH_THREADS, 0, st); break;
   case K_SYNC: shmemx_barrier_all_on_stream(st); break;
 #define LI(R, A) (stamp ? shoal_gpu_launch(k_ideal<R, true, A>, 1, shoal_gpu_ll_threads(block), 0, st, ibox, rec, which, \
@@ -443,8 +370,8 @@ int main(int argc, char **argv)
     return 1;
   }
   bool one_gpu = shmem_team_n_pes(SHMEM_TEAM_SHARED) == np && shoalx_gpu_shared();
-  const char *kn[NK] = {"lib",   "base", "early", "batch", "both",  "plan",   "release", "twice", "pre",
-                        "pre0",  "empty", "sync", "grid", "grid1", "ideal", "idealr", "ibar", "idptr", "idsh"};
+  const char *kn[NK] = {"lib",  "base",   "release", "twice", "empty", "sync", "grid",
+                        "grid1", "ideal", "idealr", "ibar", "idptr", "idsh"};
   /* the bare kernels' boxes (the header): zeroed, so no stale flag matches */
   for (ideal_box *b : {&ibox, &ibar_box}) {
     size_t n = b == &ibox ? 2 * (size_t)np * (maxb / 4) : (size_t)np;
@@ -457,10 +384,6 @@ int main(int argc, char **argv)
   }
   CK(cudaDeviceSynchronize());
   shmem_barrier_all();
-  if (!shoal_ll_plan_make(&rec, &plan, shmem_ptr)) {
-    fprintf(stderr, "bench_ll_parts: no LL plan for the world team\n");
-    return 1;
-  }
   if (me == 0)
     printf("%d PEs, %s; us per call (stamped: +stamps); steps: median ns (wait: pdl wait, open, puts, gets, close, gap; "
            "skew, arrive = last get - last peer's puts)\n", np, use_graph ? "graph replay" : "stream");

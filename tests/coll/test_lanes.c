@@ -35,6 +35,7 @@
  * (larger) pushbox. */
 #include "coll_test.h"
 #include <pthread.h>
+#include <unistd.h>
 #include <stdbool.h>
 
 int shoalx_coll_move_lane(int which, shmem_team_t team, void *dest, const void *source, size_t bytes, int root,
@@ -168,6 +169,14 @@ struct lane_arg {
   int lane;
 };
 
+/* Now and then one PE joins a call late, so the others run ahead of it:
+ * LL's halves must hold while a member is a call behind (ll.h's protocol
+ * lets nobody get further ahead). */
+static void slow_member(int rep)
+{
+  if (rep % 5 == 2 && shmem_my_pe() == (rep / 5) % shmem_n_pes()) usleep(300);
+}
+
 static void *lane_main(void *p)
 {
   struct lane_arg *a = p;
@@ -175,6 +184,7 @@ static void *lane_main(void *p)
   int n = r->n;
   for (int rep = 0; rep < r->reps; rep++) {
     if (a->lane == 0) prepare(r, rep);
+    if (a->lane == 0) slow_member(rep);
     pthread_barrier_wait(&r->bar);
     size_t off = rep_offset(rep);
     unsigned char *s = src_buf + off, *d = (rep_in_place(r->which, rep) ? src_buf : dst_buf) + off;
@@ -359,6 +369,7 @@ static void *rlane_main(void *p)
     bool ll = r->which == 5 || r->which == 6, local = rep_local(rep);
     if (a->lane == 0) rpoison(r, rep);
     if (!local && a->lane == 0) rfill(r, rep, 0, 1);
+    if (a->lane == 0) slow_member(rep);
     pthread_barrier_wait(&r->bar);
     if (local) rfill(r, rep, a->lane, r->lanes);   /* no barrier: the call's local meeting orders it */
     size_t off = r_offset(r, rep);
