@@ -45,11 +45,10 @@
  * the call reads and writes a byte at a time); the choice of LL rests on
  * sizes only, the same on every member.
  *
- * Scope: each thread reads the call's number and finds its peers' rings
- * itself (shoal_ll_open: a lane meets at entry only where the kernel did
- * not begin with the call), moves its words, the lane meets once more and
- * one thread counts the call.  A GPU block is one lane (gpu_block.h).  k
- * lanes split the words:
+ * Scope: the lane's threads find the call's halves, a pair each, into the
+ * lane's shoal_ll (GPU: __shared__), the lane meets once, every thread
+ * moves its words, the lane meets once more and one thread counts the
+ * call.  A GPU block is one lane (gpu_block.h).  k lanes split the words:
  * a user's grid (gpu_grid.h) and tests/coll/test_lanes (k CPU threads)
  * meet locally at entry and exit, and lane 0 counts; the lanes of an
  * _on_stream kernel (gpu_stream.h) do not meet -- the kernel starts after
@@ -69,16 +68,15 @@
 
 #include "reduce_combine.h"
 
-/* A thread's view of this call: the team, my ring on each member as mapped
- * here, and the call's number (every word's flag) and half.  Each thread
- * holds its own (registers on a GPU): nothing to share, so an _on_stream
- * kernel's lane does not meet at entry. */
+/* A lane's view of this call's slots, by team PE: the start of my ring on
+ * that peer as mapped here and of its ring on me (the call's half is
+ * `half` words further), and the call's number, every word's flag. */
 typedef struct shoal_ll {
-  const shoal_team *t;
-  uint64_t *const *out;   /* team PE q -> the start of my ring on q as mapped here (the kernels'
-                             record: gpu_runtime.c, team_to_device), or NULL: looked up */
+  uint64_t *out[SHOAL_SCOPE_MAX_PEERS];
+  const uint64_t *in[SHOAL_SCOPE_MAX_PEERS];
   uint32_t flag;
-  uint32_t half;          /* words from a ring's start to this call's half */
+  uint32_t half;   /* words from a ring's start to this call's half */
+  int last;        /* lanes that do not meet: this one finished last */
 } shoal_ll;
 
 /* LL can carry bytes_per_pair in one slot on a team of team_size whose
@@ -130,38 +128,31 @@ SHOAL_FN int shoal_ll_pair(int me, unsigned j, int np)
   return q >= np ? q - np : q;
 }
 
-/* Entry: every thread reads the call's number itself.  A lane whose
- * kernel began with this call (an _on_stream kernel: fresh) starts at
- * once: the previous call's kernel ended, count included.  Others meet
- * first: the lanes of a user's grid (and the CPU's test lanes) locally, a
- * user's block or warp as a lane -- what any thread wrote before the call
- * is what moves, and the count thread 0 stored at the previous call's
- * close is what every thread reads.  Each peer's mapping of my ring comes
- * from the kernels' team record, found once where the team was made: the
- * heap table's lookup, a thread per pair into the lane's shared table and
- * a meeting to share it cost 0.6-0.7 us of a 3.7 us call at 4 PEs (one
- * H100 under MPS, bench/RESULTS.md session 51). */
+/* Entry: every thread of the lane sees the call's rings and number.
+ * Lanes that meet locally (a user's grid, the CPU's test lanes) wait for
+ * the lane that counted the previous call; lanes that do not are a fresh
+ * kernel's (an _on_stream kernel: the previous call's kernel ended
+ * first).  The count is read by thread 0, the thread that wrote it at the
+ * previous call's close where the lane is the counting one: the lane's
+ * meeting below orders it for the others. */
 SHOAL_FN void shoal_ll_open(const shoal_scope *s, shoal_team *t, shoal_ll *ll, const char *call)
 {
+  int np = t->size, me = t->my_pe;
   if (s->nlanes > 1 && s->local) shoal_scope_sync_local(s, t, call);
-  else if (!s->fresh) shoal_scope_sync_lane(s);
-  uint32_t e = (uint32_t)shoal_load_relaxed(&t->sync[SHOAL_SYNC_LL_EPOCH]) + 1;
-  ll->t = t;
-  ll->flag = e;
-  ll->half = (e & 1) ? (uint32_t)((size_t)(t->pushbox_depth / 2) * (t->pushbox_slot / 8)) : 0;
-#if SHOAL_TARGET_GPU
-  ll->out = t->ll_out;
-#else
-  ll->out = NULL;
-#endif
-  if (ll->out) return;
-  /* no table (the CPU; a GPU team without the kernels' LL box): each put
-   * looks its peer up; every peer must be mapped */
-  const char *mine = shoal_ll_ring(t, t->my_pe);
-  for (unsigned j = s->tid; j + 1 < (unsigned)t->size; j += s->nthreads) {
-    int pe = shoal_team_world_pe(t, shoal_ll_pair(t->my_pe, j, t->size));
-    if (SHOAL_UNLIKELY(!shoal_dev_ptr(mine, pe))) shoal_scope_unmapped(call, mine, pe);
+  if (s->tid == 0) {
+    uint32_t e = (uint32_t)t->sync[SHOAL_SYNC_LL_EPOCH] + 1;
+    ll->flag = e;
+    ll->half = (e & 1) ? (uint32_t)((size_t)(t->pushbox_depth / 2) * (t->pushbox_slot / 8)) : 0;
   }
+  const char *mine = shoal_ll_ring(t, me);
+  for (unsigned j = s->tid; j + 1 < (unsigned)np; j += s->nthreads) {
+    int q = shoal_ll_pair(me, j, np), pe = shoal_team_world_pe(t, q);
+    uint64_t *o = (uint64_t *)shoal_dev_ptr(mine, pe);
+    if (SHOAL_UNLIKELY(!o)) shoal_scope_unmapped(call, mine, pe);
+    ll->out[q] = o;
+    ll->in[q] = (const uint64_t *)shoal_ll_ring(t, q);
+  }
+  shoal_scope_sync_lane(s);
 }
 
 /* The call is counted (the next one writes the other halves). */
@@ -181,7 +172,9 @@ SHOAL_FN void shoal_ll_close(const shoal_scope *s, shoal_team *t, shoal_ll *ll, 
   if (s->nlanes > 1 && !s->local) {
     shoal_scope_sync_lane(s);
     shoal_scope_release_next(s);   /* the lane's gets are done: it waits for nobody */
-    if (s->tid == 0 && shoal_scope_arrive_done(s, t)) shoal_ll_count(s, t, ll);
+    if (s->tid == 0) ll->last = shoal_scope_arrive_done(s, t);
+    shoal_scope_sync_lane(s);
+    if (ll->last) shoal_ll_count(s, t, ll);
     return;
   }
   if (s->nlanes > 1) {
@@ -197,20 +190,13 @@ SHOAL_FN void shoal_ll_close(const shoal_scope *s, shoal_team *t, shoal_ll *ll, 
 /* Word i of my push to team PE q: data and flag in one 8-byte store. */
 SHOAL_FN void shoal_ll_put(const shoal_ll *ll, int q, size_t i, uint32_t w)
 {
-  uint64_t *o = ll->out ? ll->out[q]
-                        : (uint64_t *)shoal_dev_ptr(shoal_ll_ring(ll->t, ll->t->my_pe), shoal_team_world_pe(ll->t, q));
-  shoal_store_relaxed(o + ll->half + i, (uint64_t)ll->flag << 32 | w);
-}
-/* The start of this call's half of team PE q's ring on me. */
-SHOAL_FN const uint64_t *shoal_ll_in(const shoal_ll *ll, int q)
-{
-  return (const uint64_t *)shoal_ll_ring(ll->t, q) + ll->half;
+  shoal_store_relaxed(ll->out[q] + ll->half + i, (uint64_t)ll->flag << 32 | w);
 }
 
 /* Word i of team PE q's push to me, once its flag says it is this call's. */
 SHOAL_FN uint32_t shoal_ll_get(const shoal_ll *ll, int q, size_t i)
 {
-  const uint64_t *p = shoal_ll_in(ll, q) + i;
+  const uint64_t *p = ll->in[q] + ll->half + i;
   uint64_t v = shoal_load_relaxed(p);
   shoal_backoff b = SHOAL_BACKOFF_INIT;
   while ((uint32_t)(v >> 32) != ll->flag) {
@@ -278,7 +264,7 @@ SHOAL_FN void shoal_ll_get4(const shoal_ll *ll, const int *q, unsigned use, size
 {
   const uint64_t *p[4];
   const uint32_t f = ll->flag;
-  for (int j = 0; j < 4; j++) p[j] = (use >> j & 1) ? shoal_ll_in(ll, q[j]) + i : NULL;
+  for (int j = 0; j < 4; j++) p[j] = (use >> j & 1) ? ll->in[q[j]] + ll->half + i : NULL;
   shoal_backoff b = SHOAL_BACKOFF_INIT;
   for (;;) {
     uint64_t v[4];

@@ -41,7 +41,6 @@ static struct {
   char **peer;         /* [n_pes] peers' heaps as mapped here (host copy) */
   char **peer_dev;     /* the same table in device memory */
   shoal_team *team_dev;
-  uint64_t **ll_out_dev; /* [slot][SHOAL_SCOPE_MAX_PEERS]: each team's LL rings as mapped here (team_to_device) */
   shoal_team team_img[SHOAL_GPU_MAX_TEAMS];   /* what team_dev holds, for the kernels' plans */
   shoal_gpu_dstate img;
   pthread_mutex_t lock;
@@ -203,23 +202,7 @@ static void team_to_device(const shoal_team *t)
     shoal_debug("GPU runtime: team of world PEs %d + %d i (%d PEs): collectives through the host proxy; "
                 "all-reduce %s, reduce-scatter %s, fcollect %s", t->start, t->stride, t->size,
                 d.hier ? "hierarchical" : "flat", d.hier ? "hierarchical" : "flat", d.hier ? "hierarchical" : "flat");
-  /* LL's kernels find my ring on each member here (collectives/ll.h:
-   * shoal_ll_open), not through the heap table on every call */
-  d.ll_out = NULL;
-  if (g.ll_out_dev && d.pushbox && !d.gpu_proxied && t->my_pe >= 0 && t->size <= SHOAL_SCOPE_MAX_PEERS &&
-      !d.pushbox_by_world) {
-    uint64_t *at[SHOAL_SCOPE_MAX_PEERS];
-    const char *mine = shoal_ll_ring(&d, t->my_pe);
-    bool mapped = true;
-    for (int q = 0; q < t->size; q++)
-      if (!(at[q] = (uint64_t *)shoal_gpu_peer(mine, shoal_team_world_pe(t, q)))) mapped = false;
-    if (mapped) {
-      uint64_t **table = g.ll_out_dev + (size_t)t->slot * SHOAL_SCOPE_MAX_PEERS;
-      GPU_CK("shmem_init", "copying a team's LL table to the GPU",
-             shoal_gpu_v_memcpy(table, at, (size_t)t->size * sizeof *at));
-      d.ll_out = table;
-    }
-  }
+  d.parent = NULL;
   g.ll_slot[t->slot] = d.pushbox && !d.gpu_proxied ? d.pushbox_slot : 0;
   g.ll_span[t->slot] = g.ll_slot[t->slot] ? shoal_ll_span_max(d.pushbox_depth) : 0;
   GPU_CK("shmem_init", "copying a team to the GPU",
@@ -317,9 +300,6 @@ int shoal_gpu_init(void)
   GPU_CK(call, "allocating the team table",
          shoal_gpu_v_malloc((void **)&g.team_dev, (size_t)g.img.n_slots * sizeof(shoal_team)));
   GPU_CK(call, "clearing the team table", shoal_gpu_v_memset(g.team_dev, 0, (size_t)g.img.n_slots * sizeof(shoal_team)));
-  GPU_CK(call, "allocating the LL tables",
-         shoal_gpu_v_malloc((void **)&g.ll_out_dev,
-                            (size_t)g.img.n_slots * SHOAL_SCOPE_MAX_PEERS * sizeof(uint64_t *)));
 
   g.img.s.my_pe = me;
   g.img.s.n_pes = n;
@@ -379,7 +359,6 @@ void shoal_gpu_fini(void)
   shoal_boot_barrier();   /* nobody maps my heap any more */
   shoal_gpu_v_free(g.peer_dev);
   shoal_gpu_v_free(g.team_dev);
-  shoal_gpu_v_free(g.ll_out_dev);
   shoal_gpu_v_free(g.base);
   free(g.peer);
   free(g.mine);

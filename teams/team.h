@@ -81,11 +81,7 @@ struct shoal_team {
   int pushbox_depth;         /* slots per sender: pushes a sender may have in flight */
   int pushbox_by_world;      /* slots indexed by world PE (active sets), else team PE */
   shmem_team_config_t config;
-  union {
-    struct shoal_team *parent;   /* host: the team this one was split from */
-    uint64_t *const *ll_out;     /* the kernels' copy (gpu_runtime.c, team_to_device): my LL ring on
-                                    each member as this GPU maps it, by team PE (NULL: none) */
-  };
+  struct shoal_team *parent;
   unsigned state;            /* SHOAL_TEAM_LIVE, or SHOAL_TEAM_DESTROYED (the record is kept) */
   int gpu_proxied;           /* kernels' copy: some member is reached only through the host
                                 proxy (another node), so GPU collectives run collectives/ */

@@ -98,7 +98,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_ll(int which, SHOA
   shoal_gpu_pdl_wait();
   if (STAMP) g[1] = gtimer();
   shoal_team *t = shoal_grid_record(rec);
-  shoal_ll ll;
+  __shared__ shoal_ll ll;
   shoal_scope s = shoal_gpu_ll_scope<false, shoal_gpu_block_scope>(t);
   const bool a2a = which == 2;
   const uint32_t *in = (const uint32_t *)src;
@@ -112,7 +112,6 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_ll(int which, SHOA
   unsigned long long *gc = g + 4 * c;   /* this call's stamps: gc[2..5] */
   if (STAMP && s.tid == 0) last_get = 0;
   s.ends_kernel = V == V_RELEASE;
-  s.fresh = c == 0;   /* as the library's _on_stream kernel: the kernel began with the first call */
   shoal_ll_open(&s, t, &ll, "ll_parts");
   if (STAMP) gc[2] = gtimer();
   src_words(w, in, a2a, np, me, nw, lo + s.tid, hi, nt);

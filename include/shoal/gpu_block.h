@@ -238,7 +238,7 @@ __device__ inline shoal_scope shoal_grid_scope(bool local);   /* gpu_grid.h */
 template <bool GRID, class L = shoal_gpu_block_scope, bool END = false>
 __device__ inline shoal_scope shoal_gpu_ll_scope(const shoal_team *t)
 {
-  shoal_scope s = GRID ? shoal_grid_scope(false) : shoal_gpu_lane_of<L>(END);   /* END: the kernel began with it */
+  shoal_scope s = GRID ? shoal_grid_scope(false) : shoal_gpu_lane_of<L>();
   s.ends_kernel = END && (GRID || t->size <= SHOAL_GPU_LL_RELEASE_PES);
   return s;
 }
@@ -254,7 +254,7 @@ template <class T> constexpr bool shoal_gpu_ll_elem = sizeof(T) == 4 || sizeof(T
 template <class T, class OP, bool GRID = false, class L = shoal_gpu_block_scope, bool END = false>
 __device__ inline void shoal_gpu_reduce_ll(const char *call, shoal_team *t, T *dest, const T *src, size_t n)
 {
-  shoal_ll ll;
+  __shared__ shoal_ll ll;
   shoal_scope s = shoal_gpu_ll_scope<GRID, L, END>(t);
   shoal_gpu_reducer<T, OP> r;
   shoal_ll_reduce(&s, t, &ll, &r, dest, src, n, call);
@@ -269,7 +269,7 @@ template <class T, class OP, bool GRID = false, class L = shoal_gpu_block_scope,
 __device__ __noinline__ void shoal_gpu_reduce_scatter_ll(const char *call, shoal_team *t, T *dest, const T *src,
                                                          size_t n)
 {
-  shoal_ll ll;
+  __shared__ shoal_ll ll;
   shoal_scope s = shoal_gpu_ll_scope<GRID, L, END>(t);
   shoal_gpu_reducer<T, OP> r;
   shoal_ll_reduce_scatter(&s, t, &ll, &r, dest, src, n, call);
@@ -280,7 +280,7 @@ template <bool GRID = false, class L = shoal_gpu_block_scope, bool END = false>
 __device__ inline void shoal_gpu_move_ll(const char *call, int which, shoal_team *t, void *dest, const void *src,
                                          size_t nbytes, int root)
 {
-  shoal_ll ll;
+  __shared__ shoal_ll ll;
   shoal_scope s = shoal_gpu_ll_scope<GRID, L, END>(t);
   shoal_ll_move(&s, t, &ll, which, dest, src, nbytes, root, call);
 }

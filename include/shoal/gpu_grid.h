@@ -185,7 +185,7 @@ __device__ inline void shoal_grid_reduce_any(const char *call, shmem_team_t team
                                        shoal_ll_span_max(t->pushbox_depth));
     if constexpr (shoal_gpu_ll_elem<T>)
       if (local && algo == SHOAL_REDUCE_LL) {   /* LL with a lane per block (collectives/ll.h) */
-        shoal_ll ll;   /* a thread's own (collectives/ll.h) */
+        __shared__ shoal_ll ll;
         shoal_scope s = shoal_grid_scope(true);
         shoal_gpu_reducer<T, OP> r;
         if (scatter) shoal_ll_reduce_scatter(&s, t, &ll, &r, dest, src, n, call);
@@ -232,7 +232,7 @@ __device__ inline int shoal_grid_move(const char *call, int which, shmem_team_t 
   }
   int algo = shoal_grid_pick_move(t, which, nbytes, local);
   if (algo == SHOAL_GRID_LL) {
-    shoal_ll ll;   /* LL with a lane per block, a thread's own view (collectives/ll.h) */
+    __shared__ shoal_ll ll;   /* LL with a lane per block (collectives/ll.h) */
     shoal_scope s = shoal_grid_scope(true);
     shoal_ll_move(&s, t, &ll, which, dest, src, nbytes, root, call);
     return 0;
