@@ -259,8 +259,14 @@ __global__ void __launch_bounds__(THREADS) shoal_gpu_k_coll(int which, shmem_tea
  * Input that fails them goes to the one-block kernels, which report it.
  * Looked up and checked in the kernel, before any word moved, they took
  * 5-11% of a call at 2-4 PEs on one H200 under MPS (bench/RESULTS.md
- * sessions 32-33).  GRID: LL's kernel over several blocks, else one. */
-template <bool GRID = false>
+ * sessions 32-33).  GRID: LL's kernel over several blocks, else one.
+ * WHICH (0 broadcast, 1 fcollect, 2 alltoall; -1: `which`, all three
+ * inlined) and SCATTER make a kernel of each call: a small call's fresh
+ * kernel pays for the code it runs through.  One block's fcollect and
+ * alltoall of 4-16 KB at 4 PEs took 7-13% less as kernels of their own;
+ * the grid's kernel keeps all three (WHICH -1), being 2-6% slower split
+ * (2 PEs, 16-128 KB; one H100 under MPS, bench/RESULTS.md session 53). */
+template <bool GRID = false, int WHICH = -1>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(int which, SHOAL_GRID_TEAM_PARAM rec,
                                                                                void *dest, const void *src,
                                                                                size_t n, int root)
@@ -268,21 +274,35 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(
   using B = shoal_gpu_block_scope;   /* and the call ends the kernel (true) */
   shoal_gpu_pdl_wait();
   shoal_team *team = shoal_grid_record(rec);
-  /* which a constant in each call: each inlined copy is specialized */
-  if (which == 0) shoal_gpu_move_ll<GRID, B, true>("shmemx_broadcastmem_on_stream", 0, team, dest, src, n, root);
-  else if (which == 1) shoal_gpu_move_ll<GRID, B, true>("shmemx_fcollectmem_on_stream", 1, team, dest, src, n, 0);
+  const int w = WHICH >= 0 ? WHICH : which;
+  if (w == 0) shoal_gpu_move_ll<GRID, B, true>("shmemx_broadcastmem_on_stream", 0, team, dest, src, n, root);
+  else if (w == 1) shoal_gpu_move_ll<GRID, B, true>("shmemx_fcollectmem_on_stream", 1, team, dest, src, n, 0);
   else shoal_gpu_move_ll<GRID, B, true>("shmemx_alltoallmem_on_stream", 2, team, dest, src, n, 0);
 }
-template <class T, class OP, bool GRID = false>
+template <class T, class OP, bool GRID = false, bool SCATTER = false>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_ll(SHOAL_GRID_TEAM_PARAM rec, T *dest,
-                                                                                 const T *src, size_t n,
-                                                                                 int scatter)
+                                                                                 const T *src, size_t n)
 {
   using B = shoal_gpu_block_scope;   /* and the call ends the kernel (true) */
   shoal_gpu_pdl_wait();
   shoal_team *team = shoal_grid_record(rec);
-  if (scatter) shoal_gpu_reduce_scatter_ll<T, OP, GRID, B, true>("shmemx_..._reduce_scatter_on_stream", team, dest, src, n);
+  if (SCATTER) shoal_gpu_reduce_scatter_ll<T, OP, GRID, B, true>("shmemx_..._reduce_scatter_on_stream", team, dest, src, n);
   else shoal_gpu_reduce_ll<T, OP, GRID, B, true>("shmemx_..._reduce_on_stream", team, dest, src, n);
+}
+/* LL's kernel for one call (`which` as above): GRID over the blocks
+ * shoal_gpu_ll_blocks gives, the three movers in one kernel; else one
+ * block, a kernel per mover (below). */
+template <bool GRID, int WHICH>
+static inline void shoal_gpu_launch_move_ll(int which, const shoal_team &rec, void *dest, const void *src, size_t nbytes,
+                                            int root, shoal_gpu_stream_t stream);
+template <bool GRID>
+static inline void shoal_gpu_launch_move_ll_any(int which, const shoal_team &rec, void *dest, const void *src,
+                                                size_t nbytes, int root, shoal_gpu_stream_t stream)
+{
+  if constexpr (GRID) shoal_gpu_launch_move_ll<GRID, -1>(which, rec, dest, src, nbytes, root, stream);
+  else if (which == 0) shoal_gpu_launch_move_ll<GRID, 0>(0, rec, dest, src, nbytes, root, stream);
+  else if (which == 1) shoal_gpu_launch_move_ll<GRID, 1>(1, rec, dest, src, nbytes, root, stream);
+  else shoal_gpu_launch_move_ll<GRID, 2>(2, rec, dest, src, nbytes, root, stream);
 }
 template <class shoal_unused = void>
 __global__ void shoal_gpu_k_signal(uint64_t *sig, uint64_t v, int op, int pe)
@@ -454,6 +474,25 @@ static inline unsigned shoal_gpu_ll_grid_threads(size_t bytes_per_pair, int bloc
   return shoal_gpu_ll_threads_at_least((bytes_per_pair + (size_t)blocks - 1) / (size_t)blocks,
                                        SHOAL_GPU_LL_GRID_THREADS_MIN);
 }
+template <bool GRID, int WHICH>
+static inline void shoal_gpu_launch_move_ll(int which, const shoal_team &rec, void *dest, const void *src, size_t nbytes,
+                                            int root, shoal_gpu_stream_t stream)
+{
+  auto k = shoal_gpu_k_move_ll<GRID, WHICH>;
+  int blocks = GRID ? shoal_gpu_ll_blocks(k, nbytes) : 1;
+  unsigned threads = GRID ? shoal_gpu_ll_grid_threads(nbytes, blocks) : shoal_gpu_ll_threads(nbytes);
+  shoal_gpu_launch(k, blocks, threads, 0, stream, which, rec, dest, src, nbytes, root);
+}
+template <class T, class OP, bool GRID, bool SCATTER>
+static inline void shoal_gpu_launch_reduce_ll(const shoal_team &rec, T *dest, const T *src, size_t nreduce,
+                                              shoal_gpu_stream_t stream)
+{
+  auto k = shoal_gpu_k_reduce_ll<T, OP, GRID, SCATTER>;
+  size_t bytes = nreduce * sizeof(T);
+  int blocks = GRID ? shoal_gpu_ll_blocks(k, bytes) : 1;
+  unsigned threads = GRID ? shoal_gpu_ll_grid_threads(bytes, blocks) : shoal_gpu_ll_threads(bytes);
+  shoal_gpu_launch(k, blocks, threads, 0, stream, rec, dest, src, nreduce);
+}
 static inline int shoal_gpu_launched(const char *call)
 {
   shoal_gpu_hcheck(call, SHOAL_GPURT(GetLastError)());
@@ -492,9 +531,7 @@ static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_te
       (!root_ok || !shoalx_gpu_team_record(team, &plan.team)))
     launch = SHOAL_REDUCE_LAUNCH_BLOCK;
   if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID) {
-    int blocks = shoal_gpu_ll_blocks(shoal_gpu_k_move_ll<true>, nbytes);
-    shoal_gpu_launch(shoal_gpu_k_move_ll<true>, blocks, shoal_gpu_ll_grid_threads(nbytes, blocks), 0, stream, which,
-                     plan.team, dest, src, nbytes, root);
+    shoal_gpu_launch_move_ll_any<true>(which, plan.team, dest, src, nbytes, root, stream);
   } else if (launch == SHOAL_REDUCE_LAUNCH_GRID) {
     bool planned = root_ok && shoalx_gpu_team_plan(team, dest, &plan);
     if (planned && shoal_move_staged(which, launch, nbytes, plan.stage_cap))
@@ -511,8 +548,7 @@ static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_te
                                 SHOAL_GPU_GRID_THREADS, 0, stream, which, team, dest, src, nbytes, root);
   }
   else if (launch == SHOAL_REDUCE_LAUNCH_LL)
-    shoal_gpu_launch(shoal_gpu_k_move_ll<>, 1, shoal_gpu_ll_threads(nbytes), 0, stream, which, plan.team, dest, src, nbytes,
-                     root);
+    shoal_gpu_launch_move_ll_any<false>(which, plan.team, dest, src, nbytes, root, stream);
   else
     shoal_gpu_launch(shoal_gpu_k_coll<SHOAL_GPU_PUSH_THREADS>, 1, SHOAL_GPU_PUSH_THREADS, 0, stream, which, team, dest, src,
                                                                                      nbytes, root);
@@ -574,13 +610,12 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
   if constexpr (!shoal_gpu_ll_elem<T>) {
     if (launch == SHOAL_REDUCE_LAUNCH_LL || launch == SHOAL_REDUCE_LAUNCH_LL_GRID) launch = SHOAL_REDUCE_LAUNCH_BLOCK;
   } else if (launch == SHOAL_REDUCE_LAUNCH_LL_GRID) {
-    int blocks = shoal_gpu_ll_blocks(shoal_gpu_k_reduce_ll<T, OP, true>, nreduce * sizeof(T));
-    shoal_gpu_launch(shoal_gpu_k_reduce_ll<T, OP, true>, blocks, shoal_gpu_ll_grid_threads(nreduce * sizeof(T), blocks), 0,
-                     stream, rec, dest, src, nreduce, scatter);
+    if (scatter) shoal_gpu_launch_reduce_ll<T, OP, true, true>(rec, dest, src, nreduce, stream);
+    else shoal_gpu_launch_reduce_ll<T, OP, true, false>(rec, dest, src, nreduce, stream);
     return shoal_gpu_launched(call);
   } else if (launch == SHOAL_REDUCE_LAUNCH_LL) {
-    shoal_gpu_launch(shoal_gpu_k_reduce_ll<T, OP>, 1, shoal_gpu_ll_threads(nreduce * sizeof(T)), 0, stream, rec, dest, src,
-                     nreduce, scatter);
+    if (scatter) shoal_gpu_launch_reduce_ll<T, OP, false, true>(rec, dest, src, nreduce, stream);
+    else shoal_gpu_launch_reduce_ll<T, OP, false, false>(rec, dest, src, nreduce, stream);
     return shoal_gpu_launched(call);
   }
   if (launch == SHOAL_REDUCE_LAUNCH_GRID && scatter) {
