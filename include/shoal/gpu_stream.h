@@ -263,9 +263,10 @@ __global__ void __launch_bounds__(THREADS) shoal_gpu_k_coll(int which, shmem_tea
  * WHICH (0 broadcast, 1 fcollect, 2 alltoall; -1: `which`, all three
  * inlined) and SCATTER make a kernel of each call: a small call's fresh
  * kernel pays for the code it runs through.  One block's fcollect and
- * alltoall of 4-16 KB at 4 PEs took 7-13% less as kernels of their own;
- * the grid's kernel keeps all three (WHICH -1), being 2-6% slower split
- * (2 PEs, 16-128 KB; one H100 under MPS, bench/RESULTS.md session 53). */
+ * alltoall of 4-16 KB at 4 PEs took 7-15% less as kernels of their own,
+ * 2 PEs' calls of 4 KB 1-3.5% more; the grid's kernel keeps all three
+ * (WHICH -1), being 2-6% slower split (2 PEs, 16-128 KB; one H100 under
+ * MPS, bench/RESULTS.md sessions 53 and 55). */
 template <bool GRID = false, int WHICH = -1>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(int which, SHOAL_GRID_TEAM_PARAM rec,
                                                                                void *dest, const void *src,
@@ -288,21 +289,6 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_l
   shoal_team *team = shoal_grid_record(rec);
   if (SCATTER) shoal_gpu_reduce_scatter_ll<T, OP, GRID, B, true>("shmemx_..._reduce_scatter_on_stream", team, dest, src, n);
   else shoal_gpu_reduce_ll<T, OP, GRID, B, true>("shmemx_..._reduce_on_stream", team, dest, src, n);
-}
-/* LL's kernel for one call (`which` as above): GRID over the blocks
- * shoal_gpu_ll_blocks gives, the three movers in one kernel; else one
- * block, a kernel per mover (below). */
-template <bool GRID, int WHICH>
-static inline void shoal_gpu_launch_move_ll(int which, const shoal_team &rec, void *dest, const void *src, size_t nbytes,
-                                            int root, shoal_gpu_stream_t stream);
-template <bool GRID>
-static inline void shoal_gpu_launch_move_ll_any(int which, const shoal_team &rec, void *dest, const void *src,
-                                                size_t nbytes, int root, shoal_gpu_stream_t stream)
-{
-  if constexpr (GRID) shoal_gpu_launch_move_ll<GRID, -1>(which, rec, dest, src, nbytes, root, stream);
-  else if (which == 0) shoal_gpu_launch_move_ll<GRID, 0>(0, rec, dest, src, nbytes, root, stream);
-  else if (which == 1) shoal_gpu_launch_move_ll<GRID, 1>(1, rec, dest, src, nbytes, root, stream);
-  else shoal_gpu_launch_move_ll<GRID, 2>(2, rec, dest, src, nbytes, root, stream);
 }
 template <class shoal_unused = void>
 __global__ void shoal_gpu_k_signal(uint64_t *sig, uint64_t v, int op, int pe)
@@ -482,6 +468,18 @@ static inline void shoal_gpu_launch_move_ll(int which, const shoal_team &rec, vo
   int blocks = GRID ? shoal_gpu_ll_blocks(k, nbytes) : 1;
   unsigned threads = GRID ? shoal_gpu_ll_grid_threads(nbytes, blocks) : shoal_gpu_ll_threads(nbytes);
   shoal_gpu_launch(k, blocks, threads, 0, stream, which, rec, dest, src, nbytes, root);
+}
+/* LL's kernel for one call (`which` as above): GRID over the blocks
+ * shoal_gpu_ll_blocks gives, the three movers in one kernel; else one
+ * block, a kernel per mover. */
+template <bool GRID>
+static inline void shoal_gpu_launch_move_ll_any(int which, const shoal_team &rec, void *dest, const void *src,
+                                                size_t nbytes, int root, shoal_gpu_stream_t stream)
+{
+  if constexpr (GRID) shoal_gpu_launch_move_ll<GRID, -1>(which, rec, dest, src, nbytes, root, stream);
+  else if (which == 0) shoal_gpu_launch_move_ll<GRID, 0>(0, rec, dest, src, nbytes, root, stream);
+  else if (which == 1) shoal_gpu_launch_move_ll<GRID, 1>(1, rec, dest, src, nbytes, root, stream);
+  else shoal_gpu_launch_move_ll<GRID, 2>(2, rec, dest, src, nbytes, root, stream);
 }
 template <class T, class OP, bool GRID, bool SCATTER>
 static inline void shoal_gpu_launch_reduce_ll(const shoal_team &rec, T *dest, const T *src, size_t nreduce,
