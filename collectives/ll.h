@@ -52,9 +52,9 @@
  * a user's grid (gpu_grid.h) and tests/coll/test_lanes (k CPU threads)
  * meet locally at entry and exit, and lane 0 counts; the lanes of an
  * _on_stream kernel (gpu_stream.h) do not meet -- the kernel starts after
- * the previous call's, and its last lane to finish counts.  Words go by
- * index, whoever sends them, so the members need not run the same number
- * of lanes.
+ * the previous call's, and its last lane to open counts (at its close).
+ * Words go by index, whoever sends them, so the members need not run the
+ * same number of lanes.
  *
  * A slot must only ever be written by LL pushes: stale data of another
  * push could carry the expected flag.  A GPU's teams have their own
@@ -76,7 +76,7 @@ typedef struct shoal_ll {
   const uint64_t *in[SHOAL_SCOPE_MAX_PEERS];
   uint32_t flag;
   uint32_t half;   /* words from a ring's start to this call's half */
-  int last;        /* lanes that do not meet: this one finished last */
+  uint64_t arrived;   /* SHOAL_LL_EARLY_ARRIVE 0: the grid word before this lane's add */
 } shoal_ll;
 
 /* LL can carry bytes_per_pair in one slot on a team of team_size whose
@@ -134,8 +134,18 @@ SHOAL_FN int shoal_ll_pair(int me, unsigned j, int np)
  * kernel's (an _on_stream kernel: the previous call's kernel ended
  * first).  The count is read by thread 0, the thread that wrote it at the
  * previous call's close where the lane is the counting one: the lane's
- * meeting below orders it for the others. */
-SHOAL_FN void shoal_ll_open(const shoal_scope *s, shoal_team *t, shoal_ll *ll, const char *call)
+ * meeting below orders it for the others.
+ * Lanes that do not meet arrive here, once thread 0 has the count: the
+ * last lane to arrive counts the call at its close (the others have read
+ * the count by then, and the next call's kernel starts after every lane
+ * ended).  Returns, on thread 0, the add's answer for shoal_ll_close,
+ * which alone waits for it: at the close, after the lane's gets, the
+ * add's round trip and a second meeting of the lane were on every lane's
+ * path. */
+#ifndef SHOAL_LL_EARLY_ARRIVE   /* a benchmark's build may set it (0: arrive at the close, as before) */
+#define SHOAL_LL_EARLY_ARRIVE 1
+#endif
+SHOAL_FN uint64_t shoal_ll_open(const shoal_scope *s, shoal_team *t, shoal_ll *ll, const char *call)
 {
   int np = t->size, me = t->my_pe;
   if (s->nlanes > 1 && s->local) shoal_scope_sync_local(s, t, call);
@@ -153,6 +163,9 @@ SHOAL_FN void shoal_ll_open(const shoal_scope *s, shoal_team *t, shoal_ll *ll, c
     ll->in[q] = (const uint64_t *)shoal_ll_ring(t, q);
   }
   shoal_scope_sync_lane(s);
+  uint64_t arrived = 0;
+  if (SHOAL_LL_EARLY_ARRIVE && s->nlanes > 1 && !s->local && s->tid == 0) arrived = shoal_scope_arrive_count(s, t);
+  return arrived;
 }
 
 /* The call is counted (the next one writes the other halves). */
@@ -163,18 +176,21 @@ SHOAL_FN void shoal_ll_count(const shoal_scope *s, shoal_team *t, const shoal_ll
 
 /* Exit: every thread has read its words; count the call: lane 0 after the
  * lanes meet, or, where they do not (a fresh kernel's), the last lane to
- * finish, which one relaxed add a lane finds (shoal_scope_arrive_done says
- * why no fence) -- nobody waits for the others.  A call that ends its
- * kernel lets the next one be scheduled once its lane's gets are done,
- * before the count (shoal_scope_release_next). */
-SHOAL_FN void shoal_ll_close(const shoal_scope *s, shoal_team *t, shoal_ll *ll, const char *call)
+ * arrive, which one relaxed add a lane finds (shoal_scope_arrive_count says
+ * why no fence; arrived: shoal_ll_open's answer) -- nobody waits for the
+ * others.  A call that ends its kernel lets the next one be scheduled once
+ * its lane's gets are done, before the count (shoal_scope_release_next). */
+SHOAL_FN void shoal_ll_close(const shoal_scope *s, shoal_team *t, shoal_ll *ll, uint64_t arrived, const char *call)
 {
   if (s->nlanes > 1 && !s->local) {
     shoal_scope_sync_lane(s);
     shoal_scope_release_next(s);   /* the lane's gets are done: it waits for nobody */
-    if (s->tid == 0) ll->last = shoal_scope_arrive_done(s, t);
-    shoal_scope_sync_lane(s);
-    if (ll->last) shoal_ll_count(s, t, ll);
+    if (!SHOAL_LL_EARLY_ARRIVE) {
+      if (s->tid == 0) ll->arrived = shoal_scope_arrive_count(s, t);
+      shoal_scope_sync_lane(s);
+      arrived = ll->arrived;
+    }
+    if (s->tid == 0 && shoal_scope_arrived_last(s, arrived)) shoal_ll_count(s, t, ll);
     return;
   }
   if (s->nlanes > 1) {
@@ -344,14 +360,14 @@ SHOAL_FN void shoal_ll_reduce(const shoal_scope *s, shoal_team *t, shoal_ll *ll,
   size_t lo, hi;
   if (!n) return;   /* on every member: a call that moves no word is not counted (the header says why) */
   shoal_scope_share(n, s->lane, s->nlanes, &lo, &hi);
-  shoal_ll_open(s, t, ll, call);
+  uint64_t arrived = shoal_ll_open(s, t, ll, call);
   for (size_t i = lo + s->tid; i < hi; i += nt) {
     uint64_t e = shoal_ll_elem_load((const char *)src + i * es, W);
     for (int k = 1; k < np; k++)
       for (unsigned j = 0; j < W; j++) shoal_ll_put(ll, (me + k) % np, i * W + j, shoal_ll_elem_word(e, j));
   }
   shoal_ll_combine(s, t, ll, r, dest, src, lo, hi);
-  shoal_ll_close(s, t, ll, call);
+  shoal_ll_close(s, t, ll, arrived, call);
 }
 
 /* Reduce-scatter of 4- or 8-byte elements (the reducer's): dest (n
@@ -371,7 +387,7 @@ SHOAL_FN void shoal_ll_reduce_scatter(const shoal_scope *s, shoal_team *t, shoal
   size_t lo, hi;
   if (!n) return;   /* as shoal_ll_reduce */
   shoal_scope_share(n, s->lane, s->nlanes, &lo, &hi);
-  shoal_ll_open(s, t, ll, call);
+  uint64_t arrived = shoal_ll_open(s, t, ll, call);
   for (size_t i = lo + s->tid; i < hi; i += nt)
     for (int k = 1; k < np; k += 4) {   /* four peers' elements loaded before any is sent */
       int m = np - k < 4 ? np - k : 4;
@@ -383,7 +399,7 @@ SHOAL_FN void shoal_ll_reduce_scatter(const shoal_scope *s, shoal_team *t, shoal
           for (unsigned j = 0; j < W; j++) shoal_ll_put(ll, (me + k + g) % np, i * W + j, shoal_ll_elem_word(e[g], j));
     }
   shoal_ll_combine(s, t, ll, r, dest, (const char *)src + (size_t)me * n * es, lo, hi);
-  shoal_ll_close(s, t, ll, call);
+  shoal_ll_close(s, t, ll, arrived, call);
 }
 
 /* The words of fcollect and alltoall (below) with `aligned` a constant in
@@ -453,12 +469,12 @@ SHOAL_FN void shoal_ll_exchange(const shoal_scope *s, shoal_team *t, shoal_ll *l
   size_t nw = nbytes / 4, lo, hi;
   if (!nw) return;   /* as shoal_ll_reduce */
   shoal_scope_share(nw, s->lane, s->nlanes, &lo, &hi);
-  shoal_ll_open(s, t, ll, call);
+  uint64_t arrived = shoal_ll_open(s, t, ll, call);
   if ((((uintptr_t)src | (uintptr_t)dest) & 3) == 0)
     shoal_ll_exchange_words(s, t, ll, dest, src, nw, lo, hi, alltoall, true);
   else
     shoal_ll_exchange_words(s, t, ll, dest, src, nw, lo, hi, alltoall, false);
-  shoal_ll_close(s, t, ll, call);
+  shoal_ll_close(s, t, ll, arrived, call);
 }
 
 /* The broadcast's words, `aligned` as in shoal_ll_exchange_words.  Every
@@ -499,14 +515,14 @@ SHOAL_FN void shoal_ll_broadcast(const shoal_scope *s, shoal_team *t, shoal_ll *
   size_t nw = nbytes / 4, lo, hi;
   if (!nw) return;   /* as shoal_ll_reduce */
   shoal_scope_share(nw, s->lane, s->nlanes, &lo, &hi);
-  shoal_ll_open(s, t, ll, call);
+  uint64_t arrived = shoal_ll_open(s, t, ll, call);
   /* src is only read on the root: elsewhere its alignment does not matter */
   uintptr_t a = (uintptr_t)dest | (t->my_pe == root ? (uintptr_t)src : 0);
   if ((a & 3) == 0)
     shoal_ll_broadcast_words(s, t, ll, dest, src, lo, hi, root, true);
   else
     shoal_ll_broadcast_words(s, t, ll, dest, src, lo, hi, root, false);
-  shoal_ll_close(s, t, ll, call);
+  shoal_ll_close(s, t, ll, arrived, call);
 }
 
 /* which: 0 broadcast, 1 fcollect, 2 alltoall (the GPU's numbering). */

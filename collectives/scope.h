@@ -575,25 +575,31 @@ SHOAL_FN void shoal_scope_sync(const shoal_scope *s, shoal_team *t, const char *
   else shoal_scope_sync_lane(s);
 }
 
-/* Thread 0 of a lane whose threads are done reading (LL's lanes that
+/* Thread 0 of a lane that has read LL's call count (LL's lanes that
  * never meet locally, a fresh kernel's, one of which must count the call
- * once all are done): arrive at the grid barrier's word without waiting;
- * true for the last lane of this PE to arrive (the others' adds flip no
- * bit; the last one's flips the top bit, as in the barrier above).
- * On a GPU without the fences around the add: the lane's threads met
- * after every load they made had returned (each fed a store that issued
- * before the meeting), and what the last lane then writes is LL's call
- * count, which only the next kernel reads (collectives/ll.h) -- NCCL's
- * LL likewise hands back its buffer without a fence.  The fences cost the last block of
- * LL's _on_stream kernel 1.1 us a call (bench/RESULTS.md session 23).
- * A CPU's lanes are threads, which keep them. */
-SHOAL_FN bool shoal_scope_arrive_done(const shoal_scope *s, shoal_team *t)
+ * once all have read it; collectives/ll.h: shoal_ll_open): arrive at the
+ * grid barrier's word without waiting; returns the word before the add,
+ * from which shoal_scope_arrived_last finds whether this lane was the
+ * last of this PE to arrive (the others' adds flip no bit; the last one's
+ * flips the top bit, as in the barrier above).  Two steps, so that the
+ * add's answer is waited for only where it is used.
+ * On a GPU without the fences around the add: the count's load had
+ * returned before the lane met (it fed a store to the lane's shared
+ * record), and what the last lane then writes is that count, which only
+ * the next kernel reads -- NCCL's LL likewise hands back its buffer
+ * without a fence.  The fences cost the last block of LL's _on_stream
+ * kernel 1.1 us a call (bench/RESULTS.md session 23).  A CPU's lanes are
+ * threads, which keep them. */
+SHOAL_FN uint64_t shoal_scope_arrive_count(const shoal_scope *s, shoal_team *t)
 {
-  uint64_t add = shoal_scope_arrival(s);
 #if !SHOAL_TARGET_GPU
   shoal_scope_fence_local();
 #endif
-  uint64_t old = shoal_scope_add_local(&shoal_scope_words(t)[SHOAL_GRID_COUNT], add);
+  return shoal_scope_add_local(&shoal_scope_words(t)[SHOAL_GRID_COUNT], shoal_scope_arrival(s));
+}
+SHOAL_FN bool shoal_scope_arrived_last(const shoal_scope *s, uint64_t old)
+{
+  uint64_t add = shoal_scope_arrival(s);
   bool last = ((old ^ (old + add)) >> 63) != 0;
 #if !SHOAL_TARGET_GPU
   if (last) shoal_scope_fence_local();
@@ -778,7 +784,7 @@ SHOAL_FN void shoal_scope_leave(const shoal_scope *s, shoal_team *t, const char 
  * reduce-scatter: what it wrote, its own dest, no peer reads): its
  * arrival only tells the peers that it is done reading their sources.  On
  * a GPU without the system fence before it, as LL's lanes hand back their
- * slots (shoal_scope_arrive_done): every load of the lane had returned
+ * slots (shoal_scope_arrive_count): every load of the lane had returned
  * before the lane's barrier (each fed a store issued before it), and the
  * fence would only wait for the lane's stores to its own dest.  A CPU's
  * loads may pass a later store, so it keeps the fence. */

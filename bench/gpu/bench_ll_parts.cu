@@ -112,7 +112,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_ll(int which, SHOA
   unsigned long long *gc = g + 4 * c;   /* this call's stamps: gc[2..5] */
   if (STAMP && s.tid == 0) last_get = 0;
   s.ends_kernel = V == V_RELEASE;
-  shoal_ll_open(&s, t, &ll, "ll_parts");
+  uint64_t arrived = shoal_ll_open(&s, t, &ll, "ll_parts");
   if (STAMP) gc[2] = gtimer();
   src_words(w, in, a2a, np, me, nw, lo + s.tid, hi, nt);
 #pragma unroll
@@ -138,7 +138,7 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) k_ll(int which, SHOA
     __syncthreads();
     gc[4] = last_get;
   }
-  shoal_ll_close(&s, t, &ll, "ll_parts");
+  shoal_ll_close(&s, t, &ll, arrived, "ll_parts");
   if (STAMP) gc[5] = gtimer();
   if (STAMP) __syncthreads();   /* last_get read before the next call resets it */
   }

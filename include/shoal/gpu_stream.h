@@ -424,8 +424,9 @@ template <class K>
 static inline int shoal_gpu_ll_blocks(K *kernel, size_t bytes_per_pair)
 {
   int max = shoal_gpu_stream_blocks<1>(kernel, SHOAL_GPU_LAUNCH_THREADS);
-  size_t want = shoal_ll_stream_blocks(bytes_per_pair);   /* at least 1 */
   if (max < 1) max = 1;
+  size_t want = shoalx_gpu_shared() ? shoal_ll_stream_blocks_shared(bytes_per_pair, (size_t)max)
+                                     : shoal_ll_stream_blocks(bytes_per_pair);   /* at least 1 */
   return want < (size_t)max ? (int)want : max;
 }
 /* Threads of the one-block LL kernel for bytes_per_pair: a warp's multiple
@@ -471,12 +472,18 @@ static inline void shoal_gpu_launch_move_ll(int which, const shoal_team &rec, vo
 }
 /* LL's kernel for one call (`which` as above): GRID over the blocks
  * shoal_gpu_ll_blocks gives, the three movers in one kernel; else one
- * block, a kernel per mover. */
+ * block, a kernel per mover, but on teams of up to SHOAL_GPU_LL_TRIO_PES
+ * the three in one: split, 2 PEs' fcollect and alltoall of 4 KB took 1-1.5%
+ * more (one H100 under MPS, bench/RESULTS.md session 55). */
+#ifndef SHOAL_GPU_LL_TRIO_PES   /* a benchmark's build may set it (0: split at any size) */
+#define SHOAL_GPU_LL_TRIO_PES 2
+#endif
 template <bool GRID>
 static inline void shoal_gpu_launch_move_ll_any(int which, const shoal_team &rec, void *dest, const void *src,
                                                 size_t nbytes, int root, shoal_gpu_stream_t stream)
 {
   if constexpr (GRID) shoal_gpu_launch_move_ll<GRID, -1>(which, rec, dest, src, nbytes, root, stream);
+  else if (rec.size <= SHOAL_GPU_LL_TRIO_PES) shoal_gpu_launch_move_ll<GRID, -1>(which, rec, dest, src, nbytes, root, stream);
   else if (which == 0) shoal_gpu_launch_move_ll<GRID, 0>(0, rec, dest, src, nbytes, root, stream);
   else if (which == 1) shoal_gpu_launch_move_ll<GRID, 1>(1, rec, dest, src, nbytes, root, stream);
   else shoal_gpu_launch_move_ll<GRID, 2>(2, rec, dest, src, nbytes, root, stream);

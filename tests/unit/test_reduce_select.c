@@ -605,6 +605,28 @@ START_TEST(test_ll_stream_blocks)
 }
 END_TEST
 
+/* Where PEs share a GPU: 1 KB blocks where all are resident (a PE's cap:
+ * 8 at 4 PEs on one H100 under MPS, 33 at 2), else the blocks above;
+ * never fewer blocks than those, never an empty one. */
+START_TEST(test_ll_stream_blocks_shared)
+{
+  ck_assert_uint_eq(shoal_ll_stream_blocks_shared(1024, 8), 1);
+  ck_assert_uint_eq(shoal_ll_stream_blocks_shared(2048, 8), 2);
+  ck_assert_uint_eq(shoal_ll_stream_blocks_shared(8u << 10, 8), 8);     /* 4 PEs, fcollect of 32 KB */
+  ck_assert_uint_eq(shoal_ll_stream_blocks_shared(16u << 10, 8), 8);    /* 16 fine ones: the 2 KB blocks */
+  ck_assert_uint_eq(shoal_ll_stream_blocks_shared(32u << 10, 33), 32);  /* 2 PEs */
+  ck_assert_uint_eq(shoal_ll_stream_blocks_shared(64u << 10, 33), 32);
+  ck_assert_uint_eq(shoal_ll_stream_blocks_shared(8u << 10, 1), 4);
+  for (size_t cap = 1; cap <= 264; cap = cap * 2 + 1)
+    for (size_t b = 4; b <= (1u << 20); b = b * 3 / 2 + 4) {
+      size_t k = shoal_ll_stream_blocks_shared(b, cap), coarse = shoal_ll_stream_blocks(b);
+      ck_assert_msg(k >= coarse, "%zu bytes per pair, cap %zu: %zu blocks, fewer than %zu", b, cap, k, coarse);
+      ck_assert_msg(k == coarse || k <= cap, "%zu bytes per pair, cap %zu: %zu fine blocks", b, cap, k);
+      ck_assert_msg((k - 1) * (SHOAL_GPU_LL_BLOCK_BYTES / 2) < b, "%zu bytes per pair: an empty block of %zu", b, k);
+    }
+}
+END_TEST
+
 /* The staged push replaces the grid push, for fcollect and alltoall only,
  * where a member's block fits the team's staging slot (none: 0). */
 START_TEST(test_move_staged)
@@ -659,6 +681,7 @@ int main(void)
   tcase_add_test(tc, test_ll_span);
   tcase_add_test(tc, test_grid_scatter_pull);
   tcase_add_test(tc, test_ll_stream_blocks);
+  tcase_add_test(tc, test_ll_stream_blocks_shared);
   tcase_add_test(tc, test_move_staged);
   tcase_add_test(tc, test_ll_lane);
   suite_add_tcase(s, tc);
