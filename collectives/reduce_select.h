@@ -259,8 +259,9 @@ SHOAL_SELECT_FN size_t shoal_ll_stream_blocks(size_t bytes_per_pair)
  * 2 PEs, 16-32 KB per pair: fcollect 3.41 -> 3.19-3.23, alltoall
  * 3.63-3.66 -> 3.44), the same or 1-3% slower where they do not (2 PEs,
  * the all-reduce of 64 KB 3.28 -> 3.36; 4 PEs, 16-32 KB per pair, within
- * 1.5%) (bench/RESULTS.md session 55, "b1k").  Not measured over NVLink:
- * there 2 KB blocks stay. */
+ * 1.5%) (bench/RESULTS.md session 55, "b1k"; session 56 measured the
+ * rule: 4 PEs, alltoall of 32 KB 5.90 -> 5.58 us, the reduce-scatter 4.77
+ * -> 4.39).  Not measured over NVLink: there 2 KB blocks stay. */
 #ifndef SHOAL_GPU_LL_HALF_BLOCKS   /* a benchmark's build may set it (0: never) */
 #define SHOAL_GPU_LL_HALF_BLOCKS 1
 #endif

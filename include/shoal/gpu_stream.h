@@ -473,8 +473,9 @@ static inline void shoal_gpu_launch_move_ll(int which, const shoal_team &rec, vo
 /* LL's kernel for one call (`which` as above): GRID over the blocks
  * shoal_gpu_ll_blocks gives, the three movers in one kernel; else one
  * block, a kernel per mover, but on teams of up to SHOAL_GPU_LL_TRIO_PES
- * the three in one: split, 2 PEs' fcollect and alltoall of 4 KB took 1-1.5%
- * more (one H100 under MPS, bench/RESULTS.md session 55). */
+ * the three in one: split, 2 PEs' fcollect and alltoall of 4 KB took 1-3%
+ * more (one H100 under MPS: fcollect 2.60 against 2.67 us, alltoall 2.89
+ * against 2.94; bench/RESULTS.md sessions 55 and 56). */
 #ifndef SHOAL_GPU_LL_TRIO_PES   /* a benchmark's build may set it (0: split at any size) */
 #define SHOAL_GPU_LL_TRIO_PES 2
 #endif
