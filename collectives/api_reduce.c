@@ -269,6 +269,8 @@ SHOAL_API int shoalx_coll_ll_lane(int which, shmem_team_t team, void *dest, cons
     shoal_error(call, "dest %p and source %p overlap%s", dest, source, same_ok ? " but are not the same array" : "");
   shoal_scope sc = shoal_scope_make(0, 1, (unsigned)lane, (unsigned)nlanes, local);
   sc.fresh = !local;
+  sc.ends_kernel = !local;   /* as the kernel's blocks: the same paths (ll.h's pairs) */
+  sc.ll_pairs = 1;
   shoal_ll ll;
   if (reduction) {
     shoal_reducer r = shoal_reducer_make(ti, oi);

@@ -224,6 +224,33 @@ SHOAL_FN uint32_t shoal_ll_get(const shoal_ll *ll, int q, size_t i)
   return (uint32_t)v;
 }
 
+/* Words i and i + 1 (i even) of my push to team PE q in one 16-byte store
+ * (device/arch.h's pair: on a GPU one instruction and one transaction, as
+ * NCCL's LL lines of two flagged words).  Each 8-byte word carries its own
+ * flag, so the protocol is the same as one word at a time: a reader may
+ * see either word first. */
+SHOAL_FN void shoal_ll_put2(const shoal_ll *ll, int q, size_t i, uint32_t w0, uint32_t w1)
+{
+  const uint64_t f = (uint64_t)ll->flag << 32;
+  shoal_store_relaxed_pair(ll->out[q] + ll->half + i, f | w0, f | w1);
+}
+
+/* Words i and i + 1 (i even) of team PE q's push to me, once both flags say
+ * they are this call's. */
+SHOAL_FN void shoal_ll_get2(const shoal_ll *ll, int q, size_t i, uint32_t *w0, uint32_t *w1)
+{
+  const uint64_t *p = ll->in[q] + ll->half + i;
+  uint64_t a, b;
+  shoal_load_relaxed_pair(p, &a, &b);
+  shoal_backoff bo = SHOAL_BACKOFF_INIT;
+  while ((uint32_t)(a >> 32) != ll->flag || (uint32_t)(b >> 32) != ll->flag) {
+    shoal_backoff_wait(&bo);
+    shoal_load_relaxed_pair(p, &a, &b);
+  }
+  *w0 = (uint32_t)a;
+  *w1 = (uint32_t)b;
+}
+
 /* Word i of a byte buffer (aligned: 4-byte aligned). */
 SHOAL_FN uint32_t shoal_ll_word_get(const void *p, size_t i, bool aligned)
 {
@@ -462,6 +489,71 @@ SHOAL_FN void shoal_ll_exchange_words(const shoal_scope *s, shoal_team *t, shoal
   }
 }
 
+/* The words of fcollect and alltoall two at a time (both buffers 4-byte
+ * aligned): a thread takes words 2p and 2p + 1 and pushes them to each
+ * peer in one 16-byte store (shoal_ll_put2), and waits for each peer's
+ * pair with one 16-byte load: half the stores and polls of one word at a
+ * time.  The lanes share pairs; an odd count's last word goes alone.
+ * Used where the scope allows it (s->ll_pairs: a constant where a kernel
+ * is made, so the kernels without it carry none of this code) and each
+ * member's words are waited for one member at a time (2 PEs; LL's
+ * _on_stream grid kernel): shoal_ll_pairs_fit. */
+#ifndef SHOAL_LL_PAIRS   /* a benchmark's build may set it (0: a word at a time) */
+#define SHOAL_LL_PAIRS 1
+#endif
+SHOAL_FN bool shoal_ll_pairs_fit(const shoal_scope *s, const shoal_team *t)
+{
+  /* slots are whole 16-byte units (gpu/gpu_runtime.c): the box's start
+   * decides the pairs' alignment */
+  return SHOAL_LL_PAIRS && s->ll_pairs && (t->size <= 2 || (s->nlanes > 1 && s->ends_kernel)) &&
+         ((uintptr_t)t->pushbox & 15) == 0;
+}
+SHOAL_FN void shoal_ll_exchange_pairs(const shoal_scope *s, shoal_team *t, shoal_ll *ll, void *dest,
+                                      const void *src, size_t nw, bool alltoall)
+{
+  int np = t->size, me = t->my_pe;
+  unsigned nt = s->nthreads;
+  size_t lo, hi;
+  shoal_scope_share((nw + 1) / 2, s->lane, s->nlanes, &lo, &hi);
+  const size_t mine_at = alltoall ? (size_t)me * nw : 0;
+  for (size_t p = lo + s->tid; p < hi; p += nt) {
+    const size_t i = 2 * p;
+    const bool two = i + 1 < nw;
+    uint32_t m0 = shoal_ll_word_get(src, mine_at + i, true), m1 = two ? shoal_ll_word_get(src, mine_at + i + 1, true) : 0;
+    for (int k = 1; k < np; k += 4) {   /* four peers' words loaded before any is sent */
+      int m = np - k < 4 ? np - k : 4;
+      uint32_t w0[4] = {0, 0, 0, 0}, w1[4] = {0, 0, 0, 0};
+      for (int j = 0; j < 4; j++)
+        if (j < m) {
+          size_t at = (size_t)((me + k + j) % np) * nw + i;
+          w0[j] = alltoall ? shoal_ll_word_get(src, at, true) : m0;
+          w1[j] = !two ? 0 : alltoall ? shoal_ll_word_get(src, at + 1, true) : m1;
+        }
+      for (int j = 0; j < 4; j++)
+        if (j < m) {
+          if (two) shoal_ll_put2(ll, (me + k + j) % np, i, w0[j], w1[j]);
+          else shoal_ll_put(ll, (me + k + j) % np, i, w0[j]);
+        }
+    }
+    shoal_ll_word_put(dest, (size_t)me * nw + i, m0, true);
+    if (two) shoal_ll_word_put(dest, (size_t)me * nw + i + 1, m1, true);
+  }
+  for (int k = 1; k < np; k++) {
+    int q = (me + k) % np;
+    for (size_t p = lo + s->tid; p < hi; p += nt) {
+      const size_t i = 2 * p;
+      uint32_t w0, w1;
+      if (i + 1 < nw) {
+        shoal_ll_get2(ll, q, i, &w0, &w1);
+        shoal_ll_word_put(dest, (size_t)q * nw + i + 1, w1, true);
+      } else {
+        w0 = shoal_ll_get(ll, q, i);
+      }
+      shoal_ll_word_put(dest, (size_t)q * nw + i, w0, true);
+    }
+  }
+}
+
 /* fcollect (alltoall false: my src to block me of every dest) and alltoall
  * (block q of my src to block me of q's dest), nbytes per member, a whole
  * number of words. */
@@ -472,7 +564,10 @@ SHOAL_FN void shoal_ll_exchange(const shoal_scope *s, shoal_team *t, shoal_ll *l
   if (!nw) return;   /* as shoal_ll_reduce */
   shoal_scope_share(nw, s->lane, s->nlanes, &lo, &hi);
   uint64_t arrived = shoal_ll_open(s, t, ll, call);
-  if ((((uintptr_t)src | (uintptr_t)dest) & 3) == 0)
+  const bool aligned = (((uintptr_t)src | (uintptr_t)dest) & 3) == 0;
+  if (aligned && shoal_ll_pairs_fit(s, t))
+    shoal_ll_exchange_pairs(s, t, ll, dest, src, nw, alltoall);
+  else if (aligned)
     shoal_ll_exchange_words(s, t, ll, dest, src, nw, lo, hi, alltoall, true);
   else
     shoal_ll_exchange_words(s, t, ll, dest, src, nw, lo, hi, alltoall, false);

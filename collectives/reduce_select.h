@@ -304,7 +304,9 @@ SHOAL_SELECT_FN size_t shoal_ll_stream_blocks_shared(size_t bytes_per_pair, size
  * against 12.81), and lost at 4 PEs with 64 KB (1.5 MB; alltoall 14.19
  * against 12.82, fcollect 12.60 against 12.32) (bench/RESULTS.md session
  * 35). */
+#ifndef SHOAL_GPU_LL_SHARED_MOVE_ALL   /* a benchmark's build may set it */
 #define SHOAL_GPU_LL_SHARED_MOVE_ALL (1u << 20)
+#endif
 SHOAL_SELECT_FN size_t shoal_move_ll_stream_max(size_t ll_stream_max, bool gpu_shared, int team_size)
 {
   if (!gpu_shared || team_size < 2) return ll_stream_max;

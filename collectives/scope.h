@@ -30,6 +30,7 @@ typedef struct shoal_scope {
   int fresh;                /* the lane's kernel began with this call (an _on_stream kernel) */
   int warp;                 /* GPU: the lane is one warp (the _warp collectives), not a block */
   int ends_kernel;          /* the call ends the lane's kernel (an _on_stream kernel's LL): shoal_scope_release_next */
+  int ll_pairs;             /* LL may move two words a store (collectives/ll.h: shoal_ll_pairs_fit) */
   /* Where an _on_stream kernel's host found them (<shoal/gpu_stream.h>,
    * shoal_gpu_plan), else NULL and looked up in the kernel: team PE q's
    * grid words as mapped here, and team PE q's dest (words_at[q] and
@@ -52,6 +53,7 @@ SHOAL_FN shoal_scope shoal_scope_make(unsigned tid, unsigned nthreads, unsigned 
   s.fresh = 0;
   s.warp = 0;
   s.ends_kernel = 0;
+  s.ll_pairs = 0;
   s.words_at = NULL;
   s.dest_at = NULL;
   return s;

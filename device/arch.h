@@ -54,6 +54,18 @@ static inline uint64_t shoal_fetch_max(uint64_t *p, uint64_t v)
   while (old < v && !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {}
   return old;
 }
+/* Two adjacent 8-byte words (p 16-byte aligned), each relaxed and whole;
+ * the pair is not one access (the GPU's is one 16-byte access). */
+static inline void shoal_store_relaxed_pair(uint64_t *p, uint64_t a, uint64_t b)
+{
+  __atomic_store_n(p, a, __ATOMIC_RELAXED);
+  __atomic_store_n(p + 1, b, __ATOMIC_RELAXED);
+}
+static inline void shoal_load_relaxed_pair(const uint64_t *p, uint64_t *a, uint64_t *b)
+{
+  *a = __atomic_load_n(p, __ATOMIC_RELAXED);
+  *b = __atomic_load_n(p + 1, __ATOMIC_RELAXED);
+}
 /* Generic forms work for any 4- or 8-byte object, floats included. */
 #define shoal_atomic_load_any(p, out) __atomic_load((p), (out), __ATOMIC_SEQ_CST)
 #define shoal_atomic_store_any(p, in) __atomic_store((p), (in), __ATOMIC_SEQ_CST)

@@ -107,6 +107,36 @@ template <class T, class U> __device__ inline bool shoal_gpu_cas(T *p, T *cmp, U
 #define shoal_atomic_swap_any(p, in, out) (*(out) = shoal_gpu_exchange((p), *(in)))
 #define shoal_cas(p, cmp, v) shoal_gpu_cas((p), (cmp), (v))
 
+/* Two adjacent 8-byte words (p 16-byte aligned) in one 16-byte access:
+ * each word is read or written whole (PTX: a vector access is one access
+ * per element, each single-copy atomic; volatile is relaxed at system
+ * scope), the pair in one instruction and one memory transaction, as
+ * NCCL's LL lines. */
+#if defined(__CUDACC__)
+SHOAL_FN void shoal_store_relaxed_pair(uint64_t *p, uint64_t a, uint64_t b)
+{
+  asm volatile("st.volatile.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b) : "memory");
+}
+SHOAL_FN void shoal_load_relaxed_pair(const uint64_t *p, uint64_t *a, uint64_t *b)
+{
+  uint64_t x, y;
+  asm volatile("ld.volatile.v2.u64 {%0, %1}, [%2];" : "=l"(x), "=l"(y) : "l"(p) : "memory");
+  *a = x;
+  *b = y;
+}
+#else
+SHOAL_FN void shoal_store_relaxed_pair(uint64_t *p, uint64_t a, uint64_t b)
+{
+  shoal_gpu_store(p, a, SHOAL_RLX);
+  shoal_gpu_store(p + 1, b, SHOAL_RLX);
+}
+SHOAL_FN void shoal_load_relaxed_pair(const uint64_t *p, uint64_t *a, uint64_t *b)
+{
+  *a = shoal_gpu_load(p, SHOAL_RLX);
+  *b = shoal_gpu_load(p + 1, SHOAL_RLX);
+}
+#endif
+
 /* AMOs are relaxed: OpenSHMEM orders them only through fence, quiet and
  * barriers, which device/ code issues explicitly (shoal_fence_system before
  * a signal or a barrier arrival).  An acquire-release fence at system scope

@@ -275,13 +275,15 @@ __device__ __noinline__ void shoal_gpu_reduce_scatter_ll(const char *call, shoal
   shoal_ll_reduce_scatter(&s, t, &ll, &r, dest, src, n, call);
 }
 /* Broadcast (which 0), fcollect (1), alltoall (2) of nbytes, a whole
- * number of words (shoal_ll_fits, shoal_ll_words). */
-template <bool GRID = false, class L = shoal_gpu_block_scope, bool END = false>
+ * number of words (shoal_ll_fits, shoal_ll_words).  PAIRS: fcollect and
+ * alltoall may move two words a store where ll.h takes them. */
+template <bool GRID = false, class L = shoal_gpu_block_scope, bool END = false, bool PAIRS = false>
 __device__ inline void shoal_gpu_move_ll(const char *call, int which, shoal_team *t, void *dest, const void *src,
                                          size_t nbytes, int root)
 {
   __shared__ shoal_ll ll;
   shoal_scope s = shoal_gpu_ll_scope<GRID, L, END>(t);
+  s.ll_pairs = PAIRS;
   shoal_ll_move(&s, t, &ll, which, dest, src, nbytes, root, call);
 }
 

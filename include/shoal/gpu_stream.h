@@ -276,9 +276,10 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(
   shoal_gpu_pdl_wait();
   shoal_team *team = shoal_grid_record(rec);
   const int w = WHICH >= 0 ? WHICH : which;
+  constexpr bool P = WHICH < 0;   /* the kernel of the grid and of 2 PEs, where LL's pairs run */
   if (w == 0) shoal_gpu_move_ll<GRID, B, true>("shmemx_broadcastmem_on_stream", 0, team, dest, src, n, root);
-  else if (w == 1) shoal_gpu_move_ll<GRID, B, true>("shmemx_fcollectmem_on_stream", 1, team, dest, src, n, 0);
-  else shoal_gpu_move_ll<GRID, B, true>("shmemx_alltoallmem_on_stream", 2, team, dest, src, n, 0);
+  else if (w == 1) shoal_gpu_move_ll<GRID, B, true, P>("shmemx_fcollectmem_on_stream", 1, team, dest, src, n, 0);
+  else shoal_gpu_move_ll<GRID, B, true, P>("shmemx_alltoallmem_on_stream", 2, team, dest, src, n, 0);
 }
 template <class T, class OP, bool GRID = false, bool SCATTER = false>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_ll(SHOAL_GRID_TEAM_PARAM rec, T *dest,
@@ -461,13 +462,20 @@ static inline unsigned shoal_gpu_ll_grid_threads(size_t bytes_per_pair, int bloc
   return shoal_gpu_ll_threads_at_least((bytes_per_pair + (size_t)blocks - 1) / (size_t)blocks,
                                        SHOAL_GPU_LL_GRID_THREADS_MIN);
 }
+#ifndef SHOAL_GPU_LL_PAIR_THREADS   /* a benchmark's build may set it (0: a thread per word) */
+#define SHOAL_GPU_LL_PAIR_THREADS 1
+#endif
 template <bool GRID, int WHICH>
 static inline void shoal_gpu_launch_move_ll(int which, const shoal_team &rec, void *dest, const void *src, size_t nbytes,
                                             int root, shoal_gpu_stream_t stream)
 {
   auto k = shoal_gpu_k_move_ll<GRID, WHICH>;
   int blocks = GRID ? shoal_gpu_ll_blocks(k, nbytes) : 1;
-  unsigned threads = GRID ? shoal_gpu_ll_grid_threads(nbytes, blocks) : shoal_gpu_ll_threads(nbytes);
+  /* fcollect and alltoall that go two words a thread (collectives/ll.h's
+   * pairs): a thread per pair */
+  size_t per_thread = which != 0 && SHOAL_LL_PAIRS && SHOAL_GPU_LL_PAIR_THREADS && WHICH < 0 && (GRID || rec.size <= 2)
+                          ? nbytes / 2 : nbytes;
+  unsigned threads = GRID ? shoal_gpu_ll_grid_threads(per_thread, blocks) : shoal_gpu_ll_threads(per_thread);
   shoal_gpu_launch(k, blocks, threads, 0, stream, which, rec, dest, src, nbytes, root);
 }
 /* LL's kernel for one call (`which` as above): GRID over the blocks

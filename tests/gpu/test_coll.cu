@@ -544,7 +544,8 @@ int main(void)
    * meeting of an _on_stream kernel has no fence: collectives/scope.h).
    * Sizes for LL, LL's kernel over several blocks (8192 at 2 and 4 PEs,
    * 65536 at 2 with the default SHOAL_GPU_LL_BYTES; alltoall's 1500, 6000
-   * bytes a pair, just past its block LL), the one-block push and the
+   * bytes a pair, just past its block LL; 1501 and 8193, odd word counts:
+   * LL's pairs end on one word), the one-block push and the
    * grid kernels; 40000 (160000 bytes a member): past LL's bound where
    * the PEs share a GPU, within a staging slot at 2-4 PEs, so fcollect
    * and alltoall take the staged push there with SHOAL_GPU_STAGE=on
@@ -553,7 +554,7 @@ int main(void)
    * reads (LL's kernels let the next one be scheduled before they end,
    * collectives/scope.h: shoal_scope_release_next). */
   {
-    size_t rn[] = {512, 1500, 8192, 20000, 40000, 65536};
+    size_t rn[] = {512, 1500, 1501, 8192, 8193, 20000, 40000, 65536};
     const int rounds = 24;
     size_t nmax = 65536;
     float *src = (float *)shmem_malloc(sizeof(float) * nmax * np);
