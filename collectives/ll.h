@@ -494,19 +494,43 @@ SHOAL_FN void shoal_ll_exchange_words(const shoal_scope *s, shoal_team *t, shoal
  * peer in one 16-byte store (shoal_ll_put2), and waits for each peer's
  * pair with one 16-byte load: half the stores and polls of one word at a
  * time.  The lanes share pairs; an odd count's last word goes alone.
- * Used where the scope allows it (s->ll_pairs: a constant where a kernel
- * is made, so the kernels without it carry none of this code) and each
- * member's words are waited for one member at a time (2 PEs; LL's
- * _on_stream grid kernel): shoal_ll_pairs_fit. */
+ * Where the scope allows it (s->ll_pairs: a constant where a kernel is
+ * made, so the kernels without it carry none of this code; 2: always, for
+ * the CPU's tests) and where it pays (shoal_ll_pairs_pay): one block at 2
+ * PEs, and LL's _on_stream grid kernel from SHOAL_LL_PAIRS_GRID_MIN bytes
+ * a member sends -- where a call moves enough words to be bound by them,
+ * not by one word's latency.  One H100 under MPS, graph replay, against a
+ * word a store: 2 PEs' one-block alltoall of 8 KB 3.38 -> 3.12 us and
+ * fcollect 3.11 -> 2.92; 4 PEs' fcollect of 256 KB (LL now, below) 7.75
+ * -> 6.27 against the grid push, alltoall 8.28 -> 7.30, fcollect of 128
+ * KB 5.66 -> 5.45; but the grid kernel's calls of 8-64 KB per pair below
+ * that volume 7-13% slower (4 PEs' alltoall of 32 KB 5.35 -> 6.04), as
+ * was one block's at 4 PEs (bench/RESULTS.md session 57). */
 #ifndef SHOAL_LL_PAIRS   /* a benchmark's build may set it (0: a word at a time) */
 #define SHOAL_LL_PAIRS 1
 #endif
-SHOAL_FN bool shoal_ll_pairs_fit(const shoal_scope *s, const shoal_team *t)
+#ifndef SHOAL_LL_PAIRS_GRID_MIN   /* a benchmark's build may set it */
+#define SHOAL_LL_PAIRS_GRID_MIN (96u << 10)
+#endif
+/* Whether pairs pay for bytes_per_pair on a team of team_size: one block
+ * (grid false) at up to 2 PEs, a grid from SHOAL_LL_PAIRS_GRID_MIN bytes
+ * sent a member.  The host's launch asks too (a thread a pair). */
+SHOAL_SELECT_FN bool shoal_ll_pairs_pay(bool grid, size_t bytes_per_pair, int team_size)
+{
+  if (!SHOAL_LL_PAIRS) return false;
+  if (!grid) return team_size <= 2;
+  return (uint64_t)bytes_per_pair * (uint64_t)(team_size > 1 ? team_size - 1 : 1) >= SHOAL_LL_PAIRS_GRID_MIN;
+}
+SHOAL_FN bool shoal_ll_pairs_fit(const shoal_scope *s, const shoal_team *t, size_t nbytes)
 {
   /* slots are whole 16-byte units (gpu/gpu_runtime.c): the box's start
-   * decides the pairs' alignment */
-  return SHOAL_LL_PAIRS && s->ll_pairs && (t->size <= 2 || (s->nlanes > 1 && s->ends_kernel)) &&
-         ((uintptr_t)t->pushbox & 15) == 0;
+   * decides the pairs' alignment; one block waits four members at a time
+   * on teams of 3 or more (shoal_ll_exchange_words), a grid that meets
+   * locally too (a user's grid) */
+  if (!s->ll_pairs || ((uintptr_t)t->pushbox & 15) != 0) return false;
+  bool grid = s->nlanes > 1;
+  if (grid && !s->ends_kernel && t->size > 2) return false;
+  return s->ll_pairs == 2 ? SHOAL_LL_PAIRS && (grid || t->size <= 2) : shoal_ll_pairs_pay(grid, nbytes, t->size);
 }
 SHOAL_FN void shoal_ll_exchange_pairs(const shoal_scope *s, shoal_team *t, shoal_ll *ll, void *dest,
                                       const void *src, size_t nw, bool alltoall)
@@ -565,7 +589,7 @@ SHOAL_FN void shoal_ll_exchange(const shoal_scope *s, shoal_team *t, shoal_ll *l
   shoal_scope_share(nw, s->lane, s->nlanes, &lo, &hi);
   uint64_t arrived = shoal_ll_open(s, t, ll, call);
   const bool aligned = (((uintptr_t)src | (uintptr_t)dest) & 3) == 0;
-  if (aligned && shoal_ll_pairs_fit(s, t))
+  if (aligned && shoal_ll_pairs_fit(s, t, nbytes))
     shoal_ll_exchange_pairs(s, t, ll, dest, src, nw, alltoall);
   else if (aligned)
     shoal_ll_exchange_words(s, t, ll, dest, src, nw, lo, hi, alltoall, true);

@@ -303,9 +303,14 @@ SHOAL_SELECT_FN size_t shoal_ll_stream_blocks_shared(size_t bytes_per_pair, size
  * fcollect 10.63 against 10.79) and at 4 PEs with 32 KB (768 KB; 11.85
  * against 12.81), and lost at 4 PEs with 64 KB (1.5 MB; alltoall 14.19
  * against 12.82, fcollect 12.60 against 12.32) (bench/RESULTS.md session
- * 35). */
+ * 35).  2 MB since LL's grid kernel moves two words a store at such
+ * volumes (collectives/ll.h: shoal_ll_pairs_pay): one H100 under MPS, 4
+ * PEs, 64 KB per pair, fcollect 7.75 -> 6.27 us and alltoall 8.28 ->
+ * 7.30 against the push (a word a store: 7.34 and 8.69) (bench/RESULTS.md
+ * session 57).  At 3 PEs that allows up to SHOAL_GPU_LL_SHARED_MOVE_MAX
+ * (128 KB per pair; 85 KB was measured). */
 #ifndef SHOAL_GPU_LL_SHARED_MOVE_ALL   /* a benchmark's build may set it */
-#define SHOAL_GPU_LL_SHARED_MOVE_ALL (1u << 20)
+#define SHOAL_GPU_LL_SHARED_MOVE_ALL (2u << 20)
 #endif
 SHOAL_SELECT_FN size_t shoal_move_ll_stream_max(size_t ll_stream_max, bool gpu_shared, int team_size)
 {

@@ -30,7 +30,7 @@ typedef struct shoal_scope {
   int fresh;                /* the lane's kernel began with this call (an _on_stream kernel) */
   int warp;                 /* GPU: the lane is one warp (the _warp collectives), not a block */
   int ends_kernel;          /* the call ends the lane's kernel (an _on_stream kernel's LL): shoal_scope_release_next */
-  int ll_pairs;             /* LL may move two words a store (collectives/ll.h: shoal_ll_pairs_fit) */
+  int ll_pairs;             /* LL may move two words a store: 1 where it pays, 2 always (collectives/ll.h: shoal_ll_pairs_fit) */
   /* Where an _on_stream kernel's host found them (<shoal/gpu_stream.h>,
    * shoal_gpu_plan), else NULL and looked up in the kernel: team PE q's
    * grid words as mapped here, and team PE q's dest (words_at[q] and

@@ -473,8 +473,8 @@ static inline void shoal_gpu_launch_move_ll(int which, const shoal_team &rec, vo
   int blocks = GRID ? shoal_gpu_ll_blocks(k, nbytes) : 1;
   /* fcollect and alltoall that go two words a thread (collectives/ll.h's
    * pairs): a thread per pair */
-  size_t per_thread = which != 0 && SHOAL_LL_PAIRS && SHOAL_GPU_LL_PAIR_THREADS && WHICH < 0 && (GRID || rec.size <= 2)
-                          ? nbytes / 2 : nbytes;
+  bool pairs = which != 0 && WHICH < 0 && SHOAL_GPU_LL_PAIR_THREADS && shoal_ll_pairs_pay(GRID, nbytes, rec.size);
+  size_t per_thread = pairs ? nbytes / 2 : nbytes;
   unsigned threads = GRID ? shoal_gpu_ll_grid_threads(per_thread, blocks) : shoal_gpu_ll_threads(per_thread);
   shoal_gpu_launch(k, blocks, threads, 0, stream, which, rec, dest, src, nbytes, root);
 }

@@ -164,25 +164,30 @@ START_TEST(test_move_launch)
   ck_assert_uint_eq(shoal_move_ll_stream_max(4096, true, 4), 4096);
   ck_assert_uint_eq(shoal_move_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, true, 1), SHOAL_GPU_LL_STREAM_MAX);
   /* and within SHOAL_GPU_LL_SHARED_MOVE_ALL of LL words from all members
-   * (session 35): at 3 PEs a 256 KB fcollect's 87380 bytes a member stay
-   * LL, at 4 PEs 64 KB a member take the push, 32 KB stay LL */
+   * (sessions 35 and 57): at 3 PEs up to SHOAL_GPU_LL_SHARED_MOVE_MAX a
+   * member stay LL, at 4 PEs 64 KB a member (a 256 KB fcollect) stay LL,
+   * 96 KB take the push */
   for (int np = 3; np <= 4; np++) {
     size_t m = shoal_move_ll_stream_max(shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, np, true), true, np);
-    ck_assert_uint_eq(m, SHOAL_GPU_LL_SHARED_MOVE_ALL / (2 * (size_t)np * (size_t)(np - 1)));
+    size_t all = SHOAL_GPU_LL_SHARED_MOVE_ALL / (2 * (size_t)np * (size_t)(np - 1));
+    ck_assert_uint_eq(m, all < SHOAL_GPU_LL_SHARED_MOVE_MAX ? all : SHOAL_GPU_LL_SHARED_MOVE_MAX);
     ck_assert_uint_le(2 * (size_t)np * (size_t)(np - 1) * m, SHOAL_GPU_LL_SHARED_MOVE_ALL);
   }
   size_t m3 = shoal_move_ll_stream_max(shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, 3, true), true, 3);
   size_t m4 = shoal_move_ll_stream_max(shoal_ll_stream_max(SHOAL_GPU_LL_STREAM_MAX, 4, true), true, 4);
   for (int which = 1; which <= 2; which++) {
     ck_assert_int_eq(shoal_move_select_launch(which, 87380, true, 32768, 64, m3, 3, 0), SHOAL_REDUCE_LAUNCH_LL_GRID);
-    ck_assert_int_eq(shoal_move_select_launch(which, 131072, true, 32768, 64, m3, 3, 0), SHOAL_REDUCE_LAUNCH_GRID);
+    ck_assert_int_eq(shoal_move_select_launch(which, 131072, true, 32768, 64, m3, 3, 0), SHOAL_REDUCE_LAUNCH_LL_GRID);
+    ck_assert_int_eq(shoal_move_select_launch(which, 262144, true, 32768, 64, m3, 3, 0), SHOAL_REDUCE_LAUNCH_GRID);
     ck_assert_int_eq(shoal_move_select_launch(which, 32768, true, 32768, 64, m4, 4, 0), SHOAL_REDUCE_LAUNCH_LL_GRID);
+    ck_assert_int_eq(shoal_move_select_launch(which, 65536, true, 32768, 64, m4, 4, 0), SHOAL_REDUCE_LAUNCH_LL_GRID);
+    ck_assert_int_eq(shoal_move_select_launch(which, 65536, false, 32768, 64, m4, 4, 0), SHOAL_REDUCE_LAUNCH_LL_GRID);
     /* past LL's bound, below the grid's minimum (128 KB a member): the
      * push, not one block; into a dest outside the heap one block */
-    ck_assert_int_eq(shoal_move_select_launch(which, 65536, true, 32768, 64, m4, 4, 0), SHOAL_REDUCE_LAUNCH_GRID);
-    ck_assert_int_eq(shoal_move_select_launch(which, 65536, false, 32768, 64, m4, 4, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
+    ck_assert_int_eq(shoal_move_select_launch(which, 98304, true, 32768, 64, m4, 4, 0), SHOAL_REDUCE_LAUNCH_GRID);
+    ck_assert_int_eq(shoal_move_select_launch(which, 98304, false, 32768, 64, m4, 4, 0), SHOAL_REDUCE_LAUNCH_BLOCK);
     /* the host's override of the grid's minimum holds */
-    ck_assert_int_eq(shoal_move_select_launch(which, 65536, true, 32768, 64, m4, 4, 262144),
+    ck_assert_int_eq(shoal_move_select_launch(which, 98304, true, 32768, 64, m4, 4, 262144),
                      SHOAL_REDUCE_LAUNCH_BLOCK);
   }
   /* each PE its own GPU: the bound as it was, one block up to the grid's
@@ -627,6 +632,25 @@ START_TEST(test_ll_stream_blocks_shared)
 }
 END_TEST
 
+/* LL's pairs (collectives/ll.h): one block at up to 2 PEs; a grid from
+ * SHOAL_LL_PAIRS_GRID_MIN bytes a member sends (session 57: 4 PEs' 32 KB
+ * per pair and up, 2 PEs' 128 KB). */
+START_TEST(test_ll_pairs_pay)
+{
+  ck_assert(shoal_ll_pairs_pay(false, 1024, 2));
+  ck_assert(shoal_ll_pairs_pay(false, 4096, 2));
+  ck_assert(!shoal_ll_pairs_pay(false, 1024, 3));
+  ck_assert(!shoal_ll_pairs_pay(false, 4096, 4));
+  ck_assert(!shoal_ll_pairs_pay(true, 16u << 10, 4));
+  ck_assert(shoal_ll_pairs_pay(true, 32u << 10, 4));
+  ck_assert(shoal_ll_pairs_pay(true, 64u << 10, 4));
+  ck_assert(!shoal_ll_pairs_pay(true, 64u << 10, 2));
+  ck_assert(shoal_ll_pairs_pay(true, 128u << 10, 2));
+  ck_assert(shoal_ll_pairs_pay(true, 48u << 10, 3));
+  ck_assert(!shoal_ll_pairs_pay(true, (48u << 10) - 4, 3));
+}
+END_TEST
+
 /* The staged push replaces the grid push, for fcollect and alltoall only,
  * where a member's block fits the team's staging slot (none: 0). */
 START_TEST(test_move_staged)
@@ -682,6 +706,7 @@ int main(void)
   tcase_add_test(tc, test_grid_scatter_pull);
   tcase_add_test(tc, test_ll_stream_blocks);
   tcase_add_test(tc, test_ll_stream_blocks_shared);
+  tcase_add_test(tc, test_ll_pairs_pay);
   tcase_add_test(tc, test_move_staged);
   tcase_add_test(tc, test_ll_lane);
   suite_add_tcase(s, tc);
