@@ -112,6 +112,23 @@ SHOAL_FN bool shoal_ll_fits(const shoal_team *t, size_t bytes_per_pair)
 /* Byte collectives go LL in whole 4-byte words. */
 SHOAL_SELECT_FN bool shoal_ll_words(size_t nbytes) { return (nbytes & 3) == 0; }
 
+/* The steps of a call that a benchmark's build may time (bench/gpu/
+ * bench_ll_trace.cu defines SHOAL_LL_MARK(step, flag) before it includes
+ * Shoal; flag: the call's number, 0 before it is known).  Each thread
+ * marks its own steps; by default they compile to nothing. */
+enum {
+  SHOAL_LL_MARK_ENTRY,   /* the kernel's first instruction (gpu_stream.h) */
+  SHOAL_LL_MARK_START,   /* past the wait for the previous kernel */
+  SHOAL_LL_MARK_OPEN,    /* shoal_ll_open done: the call's rings known */
+  SHOAL_LL_MARK_SENT,    /* this thread's words pushed */
+  SHOAL_LL_MARK_GOT,     /* this thread's words received */
+  SHOAL_LL_MARK_CLOSED,  /* shoal_ll_close done */
+  SHOAL_LL_MARK_STEPS
+};
+#ifndef SHOAL_LL_MARK
+#define SHOAL_LL_MARK(step, flag) ((void)0)
+#endif
+
 /* ---- the protocol: a call's halves and its count ---------------------------- */
 /* The first slot of team PE `sender`'s ring on me (shoal_pushbox_ring's). */
 SHOAL_SELECT_FN char *shoal_ll_ring(const shoal_team *t, int sender)
@@ -120,13 +137,16 @@ SHOAL_SELECT_FN char *shoal_ll_ring(const shoal_team *t, int sender)
   return t->pushbox + ring * (size_t)t->pushbox_depth * t->pushbox_slot;
 }
 
-/* The pair thread j takes: team PE me + 1 + j, wrapping (j < np - 1, so
- * one subtraction: a remainder is a subroutine on a GPU). */
-SHOAL_FN int shoal_ll_pair(int me, unsigned j, int np)
+/* Team PE me + d, wrapping (0 < d < np, so one subtraction: a remainder
+ * is a subroutine on a GPU, some 20 instructions for each peer of each
+ * word in the movers' loops). */
+SHOAL_FN int shoal_ll_peer(int me, int d, int np)
 {
-  int q = me + 1 + (int)j;
+  int q = me + d;
   return q >= np ? q - np : q;
 }
+/* The pair thread j takes: team PE me + 1 + j (j < np - 1). */
+SHOAL_FN int shoal_ll_pair(int me, unsigned j, int np) { return shoal_ll_peer(me, 1 + (int)j, np); }
 
 /* Entry: every thread of the lane sees the call's rings and number.
  * Lanes that meet locally (a user's grid, the CPU's test lanes) wait for
@@ -135,18 +155,34 @@ SHOAL_FN int shoal_ll_pair(int me, unsigned j, int np)
  * first).  The count is read by thread 0, the thread that wrote it at the
  * previous call's close where the lane is the counting one: the lane's
  * meeting below orders it for the others.
- * Lanes that do not meet arrive here, once thread 0 has the count: the
- * last lane to arrive counts the call at its close (the others have read
- * the count by then, and the next call's kernel starts after every lane
- * ended).  Returns, on thread 0, the add's answer for shoal_ll_close,
- * which alone waits for it: at the close, after the lane's gets, the
- * add's round trip and a second meeting of the lane were on every lane's
- * path (one H100 under MPS, the grid kernel 2-9% faster: 4 PEs, the
- * all-reduce of 64 KB 6.15 -> 5.62 us, fcollect of 128 KB 6.04 -> 5.83;
- * bench/RESULTS.md session 56). */
+ * Lanes that do not meet arrive once thread 0 has the count (here, or
+ * once its words are sent: shoal_ll_sent): the last lane to arrive counts
+ * the call at its close (the others have read the count by then, and the
+ * next call's kernel starts after every lane ended).  Thread 0 keeps the
+ * add's answer for shoal_ll_close, which alone needs it: at the close,
+ * after the lane's gets, the add's round trip and a second meeting of the
+ * lane were on every lane's path (one H100 under MPS, the grid kernel
+ * 2-9% faster: 4 PEs, the all-reduce of 64 KB 6.15 -> 5.62 us, fcollect
+ * of 128 KB 6.04 -> 5.83; bench/RESULTS.md session 56). */
 #ifndef SHOAL_LL_EARLY_ARRIVE   /* a benchmark's build may set it (0: arrive at the close, as before) */
 #define SHOAL_LL_EARLY_ARRIVE 1
 #endif
+/* Where: at the open (0), or once thread 0's words are sent (1).  The
+ * compiler aggregates the add over thread 0's warp and hands its answer
+ * to the lanes right after it (the SASS of LL's _on_stream grid kernel,
+ * ptxas's doing, with or without <cuda/atomic>), so warp 0 waits for its
+ * round trip there: at the open, before it pushes a word, 0.3-0.5 us of
+ * each block's open on one H100 under MPS (bench/gpu/bench_ll_trace,
+ * bench/RESULTS.md session 58); once its words are sent, the wait would
+ * fall while the peers' words are still on their way -- built and tested
+ * on the CPU, not yet measured on a GPU, so not the default. */
+#ifndef SHOAL_LL_ARRIVE_SENT   /* a benchmark's build may set it */
+#define SHOAL_LL_ARRIVE_SENT 0
+#endif
+SHOAL_FN uint64_t shoal_ll_arrive(const shoal_scope *s, shoal_team *t)
+{
+  return SHOAL_LL_EARLY_ARRIVE && s->nlanes > 1 && !s->local && s->tid == 0 ? shoal_scope_arrive_count(s, t) : 0;
+}
 SHOAL_FN uint64_t shoal_ll_open(const shoal_scope *s, shoal_team *t, shoal_ll *ll, const char *call)
 {
   int np = t->size, me = t->my_pe;
@@ -165,9 +201,16 @@ SHOAL_FN uint64_t shoal_ll_open(const shoal_scope *s, shoal_team *t, shoal_ll *l
     ll->in[q] = (const uint64_t *)shoal_ll_ring(t, q);
   }
   shoal_scope_sync_lane(s);
-  uint64_t arrived = 0;
-  if (SHOAL_LL_EARLY_ARRIVE && s->nlanes > 1 && !s->local && s->tid == 0) arrived = shoal_scope_arrive_count(s, t);
+  uint64_t arrived = SHOAL_LL_ARRIVE_SENT ? 0 : shoal_ll_arrive(s, t);
+  SHOAL_LL_MARK(SHOAL_LL_MARK_OPEN, ll->flag);
   return arrived;
+}
+/* This thread's words are pushed: where SHOAL_LL_ARRIVE_SENT, the lane
+ * arrives (thread 0; *arrived: shoal_ll_open's answer, then this one). */
+SHOAL_FN void shoal_ll_sent(const shoal_scope *s, shoal_team *t, const shoal_ll *ll, uint64_t *arrived)
+{
+  SHOAL_LL_MARK(SHOAL_LL_MARK_SENT, ll->flag);
+  if (SHOAL_LL_ARRIVE_SENT) *arrived = shoal_ll_arrive(s, t);
 }
 
 /* The call is counted (the next one writes the other halves). */
@@ -193,6 +236,7 @@ SHOAL_FN void shoal_ll_close(const shoal_scope *s, shoal_team *t, shoal_ll *ll, 
       arrived = ll->arrived;
     }
     if (s->tid == 0 && shoal_scope_arrived_last(s, arrived)) shoal_ll_count(s, t, ll);
+    SHOAL_LL_MARK(SHOAL_LL_MARK_CLOSED, ll->flag);
     return;
   }
   if (s->nlanes > 1) {
@@ -202,6 +246,7 @@ SHOAL_FN void shoal_ll_close(const shoal_scope *s, shoal_team *t, shoal_ll *ll, 
     shoal_scope_release_next(s);
   }
   if (s->lane == 0) shoal_ll_count(s, t, ll);
+  SHOAL_LL_MARK(SHOAL_LL_MARK_CLOSED, ll->flag);
 }
 
 /* ---- the word transport ------------------------------------------------------ */
@@ -393,9 +438,11 @@ SHOAL_FN void shoal_ll_reduce(const shoal_scope *s, shoal_team *t, shoal_ll *ll,
   for (size_t i = lo + s->tid; i < hi; i += nt) {
     uint64_t e = shoal_ll_elem_load((const char *)src + i * es, W);
     for (int k = 1; k < np; k++)
-      for (unsigned j = 0; j < W; j++) shoal_ll_put(ll, (me + k) % np, i * W + j, shoal_ll_elem_word(e, j));
+      for (unsigned j = 0; j < W; j++) shoal_ll_put(ll, shoal_ll_peer(me, k, np), i * W + j, shoal_ll_elem_word(e, j));
   }
+  shoal_ll_sent(s, t, ll, &arrived);
   shoal_ll_combine(s, t, ll, r, dest, src, lo, hi);
+  SHOAL_LL_MARK(SHOAL_LL_MARK_GOT, ll->flag);
   shoal_ll_close(s, t, ll, arrived, call);
 }
 
@@ -422,12 +469,14 @@ SHOAL_FN void shoal_ll_reduce_scatter(const shoal_scope *s, shoal_team *t, shoal
       int m = np - k < 4 ? np - k : 4;
       uint64_t e[4] = {0, 0, 0, 0};
       for (int g = 0; g < 4; g++)
-        if (g < m) e[g] = shoal_ll_elem_load((const char *)src + ((size_t)((me + k + g) % np) * n + i) * es, W);
+        if (g < m) e[g] = shoal_ll_elem_load((const char *)src + ((size_t)shoal_ll_peer(me, k + g, np) * n + i) * es, W);
       for (int g = 0; g < 4; g++)
         if (g < m)
-          for (unsigned j = 0; j < W; j++) shoal_ll_put(ll, (me + k + g) % np, i * W + j, shoal_ll_elem_word(e[g], j));
+          for (unsigned j = 0; j < W; j++) shoal_ll_put(ll, shoal_ll_peer(me, k + g, np), i * W + j, shoal_ll_elem_word(e[g], j));
     }
+  shoal_ll_sent(s, t, ll, &arrived);
   shoal_ll_combine(s, t, ll, r, dest, (const char *)src + (size_t)me * n * es, lo, hi);
+  SHOAL_LL_MARK(SHOAL_LL_MARK_GOT, ll->flag);
   shoal_ll_close(s, t, ll, arrived, call);
 }
 
@@ -439,7 +488,7 @@ SHOAL_FN void shoal_ll_reduce_scatter(const shoal_scope *s, shoal_team *t, shoal
  * slower than fcollect, bench/RESULTS.md session 14). */
 SHOAL_FN void shoal_ll_exchange_words(const shoal_scope *s, shoal_team *t, shoal_ll *ll, void *dest,
                                       const void *src, size_t nw, size_t lo, size_t hi, bool alltoall,
-                                      bool aligned)
+                                      bool aligned, uint64_t *arrived)
 {
   int np = t->size, me = t->my_pe;
   unsigned nt = s->nthreads;
@@ -452,12 +501,13 @@ SHOAL_FN void shoal_ll_exchange_words(const shoal_scope *s, shoal_team *t, shoal
       int m = np - k < 4 ? np - k : 4;
       uint32_t w[4] = {0, 0, 0, 0};
       for (int j = 0; j < 4; j++)
-        if (j < m) w[j] = alltoall ? shoal_ll_word_get(src, (size_t)((me + k + j) % np) * nw + i, aligned) : mine;
+        if (j < m) w[j] = alltoall ? shoal_ll_word_get(src, (size_t)shoal_ll_peer(me, k + j, np) * nw + i, aligned) : mine;
       for (int j = 0; j < 4; j++)
-        if (j < m) shoal_ll_put(ll, (me + k + j) % np, i, w[j]);
+        if (j < m) shoal_ll_put(ll, shoal_ll_peer(me, k + j, np), i, w[j]);
     }
     shoal_ll_word_put(dest, (size_t)me * nw + i, mine, aligned);
   }
+  shoal_ll_sent(s, t, ll, arrived);
   /* The four-member wait is for teams of three or more, but not in the
    * _on_stream grid kernel: there alltoall of 44-87 KB per pair was 9-12%
    * slower at 3 PEs (2-4% without it), while the one-block kernel and a
@@ -465,7 +515,7 @@ SHOAL_FN void shoal_ll_exchange_words(const shoal_scope *s, shoal_team *t, shoal
    * bench/RESULTS.md, session 50). */
   if (np <= 2 || (s->nlanes > 1 && s->ends_kernel)) {
     for (int k = 1; k < np; k++) {
-      int q = (me + k) % np;
+      int q = shoal_ll_peer(me, k, np);
       for (size_t i = lo + s->tid; i < hi; i += nt)
         shoal_ll_word_put(dest, (size_t)q * nw + i, shoal_ll_get(ll, q, i), aligned);
     }
@@ -533,7 +583,7 @@ SHOAL_FN bool shoal_ll_pairs_fit(const shoal_scope *s, const shoal_team *t, size
   return s->ll_pairs == 2 ? SHOAL_LL_PAIRS && (grid || t->size <= 2) : shoal_ll_pairs_pay(grid, nbytes, t->size);
 }
 SHOAL_FN void shoal_ll_exchange_pairs(const shoal_scope *s, shoal_team *t, shoal_ll *ll, void *dest,
-                                      const void *src, size_t nw, bool alltoall)
+                                      const void *src, size_t nw, bool alltoall, uint64_t *arrived)
 {
   int np = t->size, me = t->my_pe;
   unsigned nt = s->nthreads;
@@ -549,21 +599,22 @@ SHOAL_FN void shoal_ll_exchange_pairs(const shoal_scope *s, shoal_team *t, shoal
       uint32_t w0[4] = {0, 0, 0, 0}, w1[4] = {0, 0, 0, 0};
       for (int j = 0; j < 4; j++)
         if (j < m) {
-          size_t at = (size_t)((me + k + j) % np) * nw + i;
+          size_t at = (size_t)shoal_ll_peer(me, k + j, np) * nw + i;
           w0[j] = alltoall ? shoal_ll_word_get(src, at, true) : m0;
           w1[j] = !two ? 0 : alltoall ? shoal_ll_word_get(src, at + 1, true) : m1;
         }
       for (int j = 0; j < 4; j++)
         if (j < m) {
-          if (two) shoal_ll_put2(ll, (me + k + j) % np, i, w0[j], w1[j]);
-          else shoal_ll_put(ll, (me + k + j) % np, i, w0[j]);
+          if (two) shoal_ll_put2(ll, shoal_ll_peer(me, k + j, np), i, w0[j], w1[j]);
+          else shoal_ll_put(ll, shoal_ll_peer(me, k + j, np), i, w0[j]);
         }
     }
     shoal_ll_word_put(dest, (size_t)me * nw + i, m0, true);
     if (two) shoal_ll_word_put(dest, (size_t)me * nw + i + 1, m1, true);
   }
+  shoal_ll_sent(s, t, ll, arrived);
   for (int k = 1; k < np; k++) {
-    int q = (me + k) % np;
+    int q = shoal_ll_peer(me, k, np);
     for (size_t p = lo + s->tid; p < hi; p += nt) {
       const size_t i = 2 * p;
       uint32_t w0, w1;
@@ -590,11 +641,12 @@ SHOAL_FN void shoal_ll_exchange(const shoal_scope *s, shoal_team *t, shoal_ll *l
   uint64_t arrived = shoal_ll_open(s, t, ll, call);
   const bool aligned = (((uintptr_t)src | (uintptr_t)dest) & 3) == 0;
   if (aligned && shoal_ll_pairs_fit(s, t, nbytes))
-    shoal_ll_exchange_pairs(s, t, ll, dest, src, nw, alltoall);
+    shoal_ll_exchange_pairs(s, t, ll, dest, src, nw, alltoall, &arrived);
   else if (aligned)
-    shoal_ll_exchange_words(s, t, ll, dest, src, nw, lo, hi, alltoall, true);
+    shoal_ll_exchange_words(s, t, ll, dest, src, nw, lo, hi, alltoall, true, &arrived);
   else
-    shoal_ll_exchange_words(s, t, ll, dest, src, nw, lo, hi, alltoall, false);
+    shoal_ll_exchange_words(s, t, ll, dest, src, nw, lo, hi, alltoall, false, &arrived);
+  SHOAL_LL_MARK(SHOAL_LL_MARK_GOT, ll->flag);
   shoal_ll_close(s, t, ll, arrived, call);
 }
 
@@ -606,7 +658,8 @@ SHOAL_FN void shoal_ll_exchange(const shoal_scope *s, shoal_team *t, shoal_ll *l
  * so the words cost the root one one-way latency it did not wait for
  * before, and the others nothing they would not wait for anyway. */
 SHOAL_FN void shoal_ll_broadcast_words(const shoal_scope *s, shoal_team *t, shoal_ll *ll, void *dest,
-                                       const void *src, size_t lo, size_t hi, int root, bool aligned)
+                                       const void *src, size_t lo, size_t hi, int root, bool aligned,
+                                       uint64_t *arrived)
 {
   int np = t->size, me = t->my_pe;
   unsigned nt = s->nthreads;
@@ -614,12 +667,14 @@ SHOAL_FN void shoal_ll_broadcast_words(const shoal_scope *s, shoal_team *t, shoa
   if (me == root) {
     for (size_t i = lo + s->tid; i < hi; i += nt) {
       uint32_t w = shoal_ll_word_get(src, i, aligned);
-      for (int k = 1; k < np; k++) shoal_ll_put(ll, (me + k) % np, i, w);
+      for (int k = 1; k < np; k++) shoal_ll_put(ll, shoal_ll_peer(me, k, np), i, w);
       shoal_ll_word_put(dest, i, w, aligned);
     }
+    shoal_ll_sent(s, t, ll, arrived);
   } else {
     if (word0)
       for (unsigned j = s->tid; j + 1 < (unsigned)np; j += nt) shoal_ll_put(ll, shoal_ll_pair(me, j, np), 0, 0);
+    shoal_ll_sent(s, t, ll, arrived);
     for (size_t i = lo + s->tid; i < hi; i += nt) shoal_ll_word_put(dest, i, shoal_ll_get(ll, root, i), aligned);
   }
   if (word0)
@@ -640,9 +695,9 @@ SHOAL_FN void shoal_ll_broadcast(const shoal_scope *s, shoal_team *t, shoal_ll *
   /* src is only read on the root: elsewhere its alignment does not matter */
   uintptr_t a = (uintptr_t)dest | (t->my_pe == root ? (uintptr_t)src : 0);
   if ((a & 3) == 0)
-    shoal_ll_broadcast_words(s, t, ll, dest, src, lo, hi, root, true);
+    shoal_ll_broadcast_words(s, t, ll, dest, src, lo, hi, root, true, &arrived);
   else
-    shoal_ll_broadcast_words(s, t, ll, dest, src, lo, hi, root, false);
+    shoal_ll_broadcast_words(s, t, ll, dest, src, lo, hi, root, false, &arrived);
   shoal_ll_close(s, t, ll, arrived, call);
 }
 

@@ -121,11 +121,30 @@ SHOAL_FN void shoal_scope_wait(const uint64_t *p, uint64_t v, bool ge, const cha
 
 /* The grid barrier's word: atomics and loads at the GPU's scope (the word
  * is this GPU's and only its blocks touch it; a system-scope acquire
- * would cost each poll more). */
+ * would cost each poll more).
+ * The add is one PTX instruction on CUDA, a global atomic (ATOMG):
+ * through cuda::atomic_ref it was a generic one (ATOM.E) whose answer a
+ * branch waited for at once (had the address been shared memory, a CAS
+ * loop).  Either way ptxas aggregates it over the warp and shuffles the
+ * answer to the lanes right after it, so the thread waits for its round
+ * trip where it is issued (collectives/ll.h: shoal_ll_sent says where LL
+ * arrives because of it; bench/RESULTS.md session 58). */
+#ifndef SHOAL_SCOPE_ADD_PTX   /* a benchmark's build may set it (0: cuda::atomic_ref) */
+#define SHOAL_SCOPE_ADD_PTX 1
+#endif
 SHOAL_FN uint64_t shoal_scope_add_local(uint64_t *p, uint64_t v)
 {
 #if defined(__CUDACC__)
+#if defined(__CUDA_ARCH__) && SHOAL_SCOPE_ADD_PTX
+  uint64_t old;
+  asm volatile("atom.relaxed.gpu.global.add.u64 %0, [%1], %2;"
+               : "=l"(old)
+               : "l"((uint64_t)__cvta_generic_to_global(p)), "l"(v)
+               : "memory");
+  return old;
+#else
   return cuda::atomic_ref<uint64_t, cuda::thread_scope_device>(*p).fetch_add(v, cuda::memory_order_relaxed);
+#endif
 #else
   return __hip_atomic_fetch_add(p, v, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
 #endif

@@ -14,7 +14,7 @@ EXTRA_DIST += gpu/gpu_cuda.c gpu/gpu_hip.c gpu/gpu_runtime.c gpu/gpu.h gpu/gpu_p
 	tests/gpu/mtu_lib.cu tests/gpu/mtu_dl.cu examples/gpu/ring_put_signal.cu \
 	examples/gpu/fused_allreduce.cu bench/gpu/bench_gpu.h bench/gpu/bench_p2p.cu bench/gpu/bench_dcoll.cu bench/gpu/bench_coll.cu \
 	bench/gpu/bench_proxy.cu bench/gpu/bench_grid.cu bench/gpu/bench_f16.cu bench/gpu/bench_warp.cu bench/gpu/bench_small_stream.cu bench/gpu/bench_gridsync.cu bench/gpu/bench_sync_parts.cu \
-	bench/gpu/bench_push_parts.cu bench/gpu/bench_ll_parts.cu bench/gpu/bench_launch.cu bench/gpu/bench_cold.cu bench/gpu/push_parts.py \
+	bench/gpu/bench_push_parts.cu bench/gpu/bench_ll_parts.cu bench/gpu/bench_ll_trace.cu bench/gpu/ll_trace.py bench/gpu/bench_launch.cu bench/gpu/bench_cold.cu bench/gpu/push_parts.py \
 	bench/gpu/report.py bench/gpu/results-h200x2.csv bench/gpu/results-h200x2-s2.csv \
 	bench/gpu/results-h200x1-shared-s3.csv bench/gpu/results-h200x1-shared-s4.csv \
 	bench/gpu/results-h200x1-mps-dcoll-s4.csv bench/gpu/results-h200x1-mps-dcoll-ll-s4.csv \

@@ -260,19 +260,30 @@ __device__ inline void shoal_gpu_reduce_ll(const char *call, shoal_team *t, T *d
   shoal_ll_reduce(&s, t, &ll, &r, dest, src, n, call);
 }
 /* Reduce-scatter of the same types, n elements per member's block: dest
- * disjoint from the source, which may be private (only read here).  Not
- * inlined: one body per type and op however many entry points (block,
- * grid, both _on_stream kernels) reach it -- inlined into each, with the
- * all-reduce beside it behind a runtime flag, it multiplied ptxas's time
- * for gpu_lib.cu (RESULTS.md, session 9). */
+ * disjoint from the source, which may be private (only read here).
+ * Inlined into LL's own _on_stream kernel, which runs nothing else; a
+ * call there, as below, read the team record through a generic pointer
+ * and kept a stack frame: 0.5 us more of each call's open than the
+ * all-reduce's (bench/gpu/bench_ll_trace, bench/RESULTS.md session 58). */
 template <class T, class OP, bool GRID = false, class L = shoal_gpu_block_scope, bool END = false>
-__device__ __noinline__ void shoal_gpu_reduce_scatter_ll(const char *call, shoal_team *t, T *dest, const T *src,
-                                                         size_t n)
+__device__ __forceinline__ void shoal_gpu_reduce_scatter_ll_inline(const char *call, shoal_team *t, T *dest,
+                                                                   const T *src, size_t n)
 {
   __shared__ shoal_ll ll;
   shoal_scope s = shoal_gpu_ll_scope<GRID, L, END>(t);
   shoal_gpu_reducer<T, OP> r;
   shoal_ll_reduce_scatter(&s, t, &ll, &r, dest, src, n, call);
+}
+/* The same not inlined, for the entry points that hold other algorithms
+ * beside it: one body per type and op however many of them (block, grid,
+ * the one-block _on_stream kernel) reach it -- inlined into each, with
+ * the all-reduce beside it behind a runtime flag, it multiplied ptxas's
+ * time for gpu_lib.cu (RESULTS.md, session 9). */
+template <class T, class OP, bool GRID = false, class L = shoal_gpu_block_scope, bool END = false>
+__device__ __noinline__ void shoal_gpu_reduce_scatter_ll(const char *call, shoal_team *t, T *dest, const T *src,
+                                                         size_t n)
+{
+  shoal_gpu_reduce_scatter_ll_inline<T, OP, GRID, L, END>(call, t, dest, src, n);
 }
 /* Broadcast (which 0), fcollect (1), alltoall (2) of nbytes, a whole
  * number of words (shoal_ll_fits, shoal_ll_words).  PAIRS: fcollect and

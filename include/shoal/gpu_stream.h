@@ -273,7 +273,9 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(
                                                                                size_t n, int root)
 {
   using B = shoal_gpu_block_scope;   /* and the call ends the kernel (true) */
+  SHOAL_LL_MARK(SHOAL_LL_MARK_ENTRY, 0);
   shoal_gpu_pdl_wait();
+  SHOAL_LL_MARK(SHOAL_LL_MARK_START, 0);
   shoal_team *team = shoal_grid_record(rec);
   const int w = WHICH >= 0 ? WHICH : which;
   constexpr bool P = WHICH < 0;   /* the kernel of the grid and of 2 PEs, where LL's pairs run */
@@ -281,14 +283,22 @@ __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_move_ll(
   else if (w == 1) shoal_gpu_move_ll<GRID, B, true, P>("shmemx_fcollectmem_on_stream", 1, team, dest, src, n, 0);
   else shoal_gpu_move_ll<GRID, B, true, P>("shmemx_alltoallmem_on_stream", 2, team, dest, src, n, 0);
 }
+#ifndef SHOAL_GPU_SCATTER_LL_INLINE   /* a benchmark's build may set it (0: a call, as the other entry points) */
+#define SHOAL_GPU_SCATTER_LL_INLINE 1
+#endif
 template <class T, class OP, bool GRID = false, bool SCATTER = false>
 __global__ void __launch_bounds__(SHOAL_GPU_LAUNCH_THREADS) shoal_gpu_k_reduce_ll(SHOAL_GRID_TEAM_PARAM rec, T *dest,
                                                                                  const T *src, size_t n)
 {
   using B = shoal_gpu_block_scope;   /* and the call ends the kernel (true) */
+  SHOAL_LL_MARK(SHOAL_LL_MARK_ENTRY, 0);
   shoal_gpu_pdl_wait();
+  SHOAL_LL_MARK(SHOAL_LL_MARK_START, 0);
   shoal_team *team = shoal_grid_record(rec);
-  if (SCATTER) shoal_gpu_reduce_scatter_ll<T, OP, GRID, B, true>("shmemx_..._reduce_scatter_on_stream", team, dest, src, n);
+  if constexpr (SCATTER && SHOAL_GPU_SCATTER_LL_INLINE)
+    shoal_gpu_reduce_scatter_ll_inline<T, OP, GRID, B, true>("shmemx_..._reduce_scatter_on_stream", team, dest, src, n);
+  else if constexpr (SCATTER)
+    shoal_gpu_reduce_scatter_ll<T, OP, GRID, B, true>("shmemx_..._reduce_scatter_on_stream", team, dest, src, n);
   else shoal_gpu_reduce_ll<T, OP, GRID, B, true>("shmemx_..._reduce_on_stream", team, dest, src, n);
 }
 template <class shoal_unused = void>
@@ -415,21 +425,6 @@ static inline int shoal_gpu_stream_grid(K *kernel, int threads, size_t bytes, si
   size_t want = (bytes + per - 1) / per;
   return want < 1 ? 1 : want < (size_t)max ? (int)want : max;
 }
-/* Blocks of LL's grid kernel for bytes_per_pair (collectives/
- * reduce_select.h: shoal_ll_stream_blocks), all resident (a lane waits
- * for words that a peer's lanes send).
- * Where fewer are resident (a small MPS share) it runs on fewer, even one:
- * words go by index, so a peer on more blocks still matches it, whereas
- * another algorithm would not (each PE decides alone). */
-template <class K>
-static inline int shoal_gpu_ll_blocks(K *kernel, size_t bytes_per_pair)
-{
-  int max = shoal_gpu_stream_blocks<1>(kernel, SHOAL_GPU_LAUNCH_THREADS);
-  if (max < 1) max = 1;
-  size_t want = shoalx_gpu_shared() ? shoal_ll_stream_blocks_shared(bytes_per_pair, (size_t)max)
-                                     : shoal_ll_stream_blocks(bytes_per_pair);   /* at least 1 */
-  return want < (size_t)max ? (int)want : max;
-}
 /* Threads of the one-block LL kernel for bytes_per_pair: a warp's multiple
  * that gives each thread about one 4-byte word of the pair, at least
  * SHOAL_GPU_LL_THREADS_MIN and at most SHOAL_GPU_LAUNCH_THREADS (fewer
@@ -462,6 +457,49 @@ static inline unsigned shoal_gpu_ll_grid_threads(size_t bytes_per_pair, int bloc
   return shoal_gpu_ll_threads_at_least((bytes_per_pair + (size_t)blocks - 1) / (size_t)blocks,
                                        SHOAL_GPU_LL_GRID_THREADS_MIN);
 }
+/* The most blocks of `kernel` resident at `threads` a block (a warp's
+ * multiple up to SHOAL_GPU_LAUNCH_THREADS), asked once a thread count. */
+template <class K>
+static inline int shoal_gpu_ll_resident(K *kernel, unsigned threads)
+{
+  static int cache[SHOAL_GPU_LAUNCH_THREADS / 32 + 1];
+  int &c = cache[threads / 32];
+  if (!c) c = shmemx_grid_max_blocks(kernel, (int)threads, 0);
+  return c;
+}
+/* Blocks of LL's grid kernel for bytes_per_pair (collectives/
+ * reduce_select.h: shoal_ll_stream_blocks), all resident (a lane waits
+ * for words that a peer's lanes send); bytes_per_thread: the pair's bytes
+ * that take a thread each (a 4-byte word, or 8 where LL's pairs go).
+ * Where PEs share a GPU, the smallest blocks from
+ * SHOAL_GPU_LL_SHARED_BLOCK_MIN bytes a pair up that are all resident at
+ * their own thread count: one H100 under MPS, 4 PEs, against the
+ * resident count of 1024-thread blocks (which held 1 KB blocks to 8 KB a
+ * pair), 16 and 32 blocks of 1 KB a pair took 4-15% off 16-64 KB a pair
+ * (fcollect of 256 KB 6.30 -> 5.38 us, alltoall 7.25 -> 6.21, the
+ * reduce-scatter of 128 KB 5.67 -> 4.80; bench/RESULTS.md session 58).
+ * Where fewer are resident (a small MPS share) it runs on fewer, even one:
+ * words go by index, so a peer on more blocks still matches it, whereas
+ * another algorithm would not (each PE decides alone). */
+#ifndef SHOAL_GPU_LL_SHARED_BLOCK_MIN   /* a benchmark's build may set it (0: 1 KB blocks where 1024 threads fit) */
+#define SHOAL_GPU_LL_SHARED_BLOCK_MIN (1u << 10)
+#endif
+template <class K>
+static inline int shoal_gpu_ll_blocks(K *kernel, size_t bytes_per_pair, size_t bytes_per_thread)
+{
+  int max = shoal_gpu_stream_blocks<1>(kernel, SHOAL_GPU_LAUNCH_THREADS);
+  if (max < 1) max = 1;
+  size_t want = shoalx_gpu_shared() ? shoal_ll_stream_blocks_shared(bytes_per_pair, (size_t)max)
+                                     : shoal_ll_stream_blocks(bytes_per_pair);   /* at least 1 */
+  if (SHOAL_GPU_LL_SHARED_BLOCK_MIN && shoalx_gpu_shared())
+    for (size_t bb = SHOAL_GPU_LL_SHARED_BLOCK_MIN; bb < SHOAL_GPU_LL_BLOCK_BYTES; bb *= 2) {
+      size_t fine = (bytes_per_pair + bb - 1) / bb;
+      if (fine <= want || fine > (size_t)SHOAL_GRID_MAX_BLOCKS) continue;
+      unsigned threads = shoal_gpu_ll_grid_threads(bytes_per_thread, (int)fine);
+      if (fine <= (size_t)shoal_gpu_ll_resident(kernel, threads)) return (int)fine;
+    }
+  return want < (size_t)max ? (int)want : max;
+}
 #ifndef SHOAL_GPU_LL_PAIR_THREADS   /* a benchmark's build may set it (0: a thread per word) */
 #define SHOAL_GPU_LL_PAIR_THREADS 1
 #endif
@@ -470,11 +508,11 @@ static inline void shoal_gpu_launch_move_ll(int which, const shoal_team &rec, vo
                                             int root, shoal_gpu_stream_t stream)
 {
   auto k = shoal_gpu_k_move_ll<GRID, WHICH>;
-  int blocks = GRID ? shoal_gpu_ll_blocks(k, nbytes) : 1;
   /* fcollect and alltoall that go two words a thread (collectives/ll.h's
    * pairs): a thread per pair */
   bool pairs = which != 0 && WHICH < 0 && SHOAL_GPU_LL_PAIR_THREADS && shoal_ll_pairs_pay(GRID, nbytes, rec.size);
   size_t per_thread = pairs ? nbytes / 2 : nbytes;
+  int blocks = GRID ? shoal_gpu_ll_blocks(k, nbytes, per_thread) : 1;
   unsigned threads = GRID ? shoal_gpu_ll_grid_threads(per_thread, blocks) : shoal_gpu_ll_threads(per_thread);
   shoal_gpu_launch(k, blocks, threads, 0, stream, which, rec, dest, src, nbytes, root);
 }
@@ -503,7 +541,7 @@ static inline void shoal_gpu_launch_reduce_ll(const shoal_team &rec, T *dest, co
 {
   auto k = shoal_gpu_k_reduce_ll<T, OP, GRID, SCATTER>;
   size_t bytes = nreduce * sizeof(T);
-  int blocks = GRID ? shoal_gpu_ll_blocks(k, bytes) : 1;
+  int blocks = GRID ? shoal_gpu_ll_blocks(k, bytes, bytes) : 1;
   unsigned threads = GRID ? shoal_gpu_ll_grid_threads(bytes, blocks) : shoal_gpu_ll_threads(bytes);
   shoal_gpu_launch(k, blocks, threads, 0, stream, rec, dest, src, nreduce);
 }

@@ -86,6 +86,7 @@ if [ -z "$hipcc" ] && [ -z "${SHOAL_GPU_NO_BENCH:-}" ]; then
   build bench_sync_parts $S/bench/gpu/bench_sync_parts.cu &
   build bench_push_parts $S/bench/gpu/bench_push_parts.cu &
   build bench_ll_parts $S/bench/gpu/bench_ll_parts.cu &
+  build bench_ll_trace $S/bench/gpu/bench_ll_trace.cu &
   build bench_launch $S/bench/gpu/bench_launch.cu &
   build bench_cold $S/bench/gpu/bench_cold.cu &
   NCCL_INC=${NCCL_HOME:+-I$NCCL_HOME/include} NCCL_LIB=${NCCL_HOME:+-L$NCCL_HOME/lib ${RPATH}$NCCL_HOME/lib}
@@ -280,6 +281,9 @@ if [ $bench -eq 1 ] && [ "$ngpu" -ge 2 ]; then
   echo "== bench_sync_parts (Shoal's barrier kernel, step by step)"; launch 2 "$O/bench_sync_parts" || status=1
   echo "== bench_push_parts (Shoal's grid push, step by step)"; launch 2 "$O/bench_push_parts" 200 || status=1
   echo "== bench_ll_parts (Shoal's one-block LL kernel, step by step)"; launch 2 "$O/bench_ll_parts" 200 || status=1
+  echo "== bench_ll_trace (the library's LL calls, every block's steps)"
+  mkdir -p "$O/ll-trace" && (export TRACE_DIR=$O/ll-trace; launch 2 "$O/bench_ll_trace") &&
+    python3 "$S/bench/gpu/ll_trace.py" "$O/ll-trace" || status=1
   echo "== bench_launch (what one kernel launch costs, by launch API)"; "$O/bench_launch" || status=1
   echo "== bench_cold (what a kernel's first pass over its code and data costs)"; "$O/bench_cold" || status=1
   if [ -n "${NVSHMEM_HOME:-}" ]; then
