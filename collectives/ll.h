@@ -167,18 +167,21 @@ SHOAL_FN int shoal_ll_pair(int me, unsigned j, int np) { return shoal_ll_peer(me
 #ifndef SHOAL_LL_EARLY_ARRIVE   /* a benchmark's build may set it (0: arrive at the close, as before) */
 #define SHOAL_LL_EARLY_ARRIVE 1
 #endif
-/* Where: at the open (0), or once thread 0's words are sent (1).  The
- * compiler aggregates the add over thread 0's warp and hands its answer
- * to the lanes right after it (the SASS of LL's _on_stream grid kernel,
- * ptxas's doing, with or without <cuda/atomic>), so warp 0 waits for its
- * round trip there: at the open, before it pushes a word, 0.3-0.5 us of
- * each block's open on one H100 under MPS (bench/gpu/bench_ll_trace,
- * bench/RESULTS.md session 58); once its words are sent, the wait would
- * fall while the peers' words are still on their way -- built and tested
- * on the CPU, not yet measured on a GPU, so not the default. */
-#ifndef SHOAL_LL_ARRIVE_SENT   /* a benchmark's build may set it */
-#define SHOAL_LL_ARRIVE_SENT 0
+/* Where: at the open, or, on teams of up to SHOAL_LL_ARRIVE_SENT_PES,
+ * once thread 0's words are sent.  The compiler aggregates the add over
+ * thread 0's warp and hands its answer to the lanes right after it (the
+ * SASS of LL's _on_stream grid kernel, ptxas's doing, with or without
+ * <cuda/atomic>), so warp 0 waits for its round trip there: at the open,
+ * before it pushes a word, 0.3-0.5 us of each block's open on one H100
+ * under MPS (bench/gpu/bench_ll_trace); once its words are sent, while
+ * the peers' words are on their way.  There 2 PEs' grid calls were 2-4%
+ * faster (alltoall of 16 KB 3.51 -> 3.37 us, fcollect of 256 KB 3.70 ->
+ * 3.63), but 4 PEs' fcollect of 32-64 KB 6% slower (4.61 -> 4.89) and
+ * their reduce-scatter 3-5% (bench/RESULTS.md session 58, job G). */
+#ifndef SHOAL_LL_ARRIVE_SENT_PES   /* a benchmark's build may set it (0: at the open always) */
+#define SHOAL_LL_ARRIVE_SENT_PES 2
 #endif
+SHOAL_FN bool shoal_ll_arrive_sent(const shoal_team *t) { return t->size <= SHOAL_LL_ARRIVE_SENT_PES; }
 SHOAL_FN uint64_t shoal_ll_arrive(const shoal_scope *s, shoal_team *t)
 {
   return SHOAL_LL_EARLY_ARRIVE && s->nlanes > 1 && !s->local && s->tid == 0 ? shoal_scope_arrive_count(s, t) : 0;
@@ -201,16 +204,17 @@ SHOAL_FN uint64_t shoal_ll_open(const shoal_scope *s, shoal_team *t, shoal_ll *l
     ll->in[q] = (const uint64_t *)shoal_ll_ring(t, q);
   }
   shoal_scope_sync_lane(s);
-  uint64_t arrived = SHOAL_LL_ARRIVE_SENT ? 0 : shoal_ll_arrive(s, t);
+  uint64_t arrived = shoal_ll_arrive_sent(t) ? 0 : shoal_ll_arrive(s, t);
   SHOAL_LL_MARK(SHOAL_LL_MARK_OPEN, ll->flag);
   return arrived;
 }
-/* This thread's words are pushed: where SHOAL_LL_ARRIVE_SENT, the lane
- * arrives (thread 0; *arrived: shoal_ll_open's answer, then this one). */
+/* This thread's words are pushed: on the teams shoal_ll_arrive_sent
+ * names, the lane arrives (thread 0; *arrived: shoal_ll_open's answer,
+ * then this one). */
 SHOAL_FN void shoal_ll_sent(const shoal_scope *s, shoal_team *t, const shoal_ll *ll, uint64_t *arrived)
 {
   SHOAL_LL_MARK(SHOAL_LL_MARK_SENT, ll->flag);
-  if (SHOAL_LL_ARRIVE_SENT) *arrived = shoal_ll_arrive(s, t);
+  if (shoal_ll_arrive_sent(t)) *arrived = shoal_ll_arrive(s, t);
 }
 
 /* The call is counted (the next one writes the other halves). */
