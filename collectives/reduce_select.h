@@ -252,24 +252,32 @@ SHOAL_SELECT_FN size_t shoal_ll_stream_blocks(size_t bytes_per_pair)
   return coarse > SHOAL_GPU_LL_FINE_BLOCKS ? coarse : SHOAL_GPU_LL_FINE_BLOCKS;
 }
 /* Where PEs share a GPU, blocks of half that size (1 KB a pair) where
- * the GPU holds them all (resident: the host's cap, shoal_gpu_ll_blocks),
- * else the blocks above.  One H100 under MPS (a PE's cap: 8 blocks at 4
- * PEs, 33 at 2), against 2 KB blocks: 4-8% faster where the fine ones fit
- * (4 PEs, 8 KB per pair: fcollect 5.30 -> 5.07 us, alltoall 5.93 -> 5.50;
- * 2 PEs, 16-32 KB per pair: fcollect 3.41 -> 3.19-3.23, alltoall
+ * the GPU holds them all at their own thread count (resident_fine: the
+ * host asks, gpu_stream.h's shoal_gpu_ll_blocks), else the blocks above.
+ * One H100 under MPS, against 2 KB blocks: 4-8% faster where the fine
+ * ones fit (4 PEs, 8 KB per pair: fcollect 5.30 -> 5.07 us, alltoall 5.93
+ * -> 5.50; 2 PEs, 16-32 KB per pair: fcollect 3.41 -> 3.19-3.23, alltoall
  * 3.63-3.66 -> 3.44), the same or 1-3% slower where they do not (2 PEs,
- * the all-reduce of 64 KB 3.28 -> 3.36; 4 PEs, 16-32 KB per pair, within
- * 1.5%) (bench/RESULTS.md session 55, "b1k"; session 56 measured the
- * rule: 4 PEs, alltoall of 32 KB 5.90 -> 5.58 us, the reduce-scatter 4.77
- * -> 4.39).  Not measured over NVLink: there 2 KB blocks stay. */
+ * the all-reduce of 64 KB 3.28 -> 3.36) (bench/RESULTS.md session 55,
+ * "b1k"; session 56 measured the rule: 4 PEs, alltoall of 32 KB 5.90 ->
+ * 5.58 us, the reduce-scatter 4.77 -> 4.39).  Counted at their own thread
+ * count, not at 1024 threads a block (which held them to 8 KB a pair at 4
+ * PEs), 16 and 32 blocks of 1 KB took 4-15% off 4 PEs' 16-64 KB a pair
+ * (fcollect of 256 KB 6.30 -> 5.38 us, alltoall 7.25 -> 6.21; session
+ * 58); 512-byte blocks were mixed (session 58, "q").  Not measured over
+ * NVLink: there 2 KB blocks stay. */
 #ifndef SHOAL_GPU_LL_HALF_BLOCKS   /* a benchmark's build may set it (0: never) */
 #define SHOAL_GPU_LL_HALF_BLOCKS 1
 #endif
-SHOAL_SELECT_FN size_t shoal_ll_stream_blocks_shared(size_t bytes_per_pair, size_t resident)
+SHOAL_SELECT_FN size_t shoal_ll_stream_blocks_fine(size_t bytes_per_pair)
 {
-  size_t want = shoal_ll_stream_blocks(bytes_per_pair);
   size_t half = SHOAL_GPU_LL_BLOCK_BYTES / 2, fine = (bytes_per_pair + half - 1) / half;
-  return SHOAL_GPU_LL_HALF_BLOCKS && fine > want && fine <= resident ? fine : want;
+  return fine ? fine : 1;
+}
+SHOAL_SELECT_FN size_t shoal_ll_stream_blocks_shared(size_t bytes_per_pair, size_t resident_fine)
+{
+  size_t want = shoal_ll_stream_blocks(bytes_per_pair), fine = shoal_ll_stream_blocks_fine(bytes_per_pair);
+  return SHOAL_GPU_LL_HALF_BLOCKS && fine > want && fine <= resident_fine ? fine : want;
 }
 /* The data movers take LL's grid kernel only from this many bytes per
  * pair (where one block's LL does not carry them): from 8 KB since its

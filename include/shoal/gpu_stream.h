@@ -468,36 +468,26 @@ static inline int shoal_gpu_ll_resident(K *kernel, unsigned threads)
   return c;
 }
 /* Blocks of LL's grid kernel for bytes_per_pair (collectives/
- * reduce_select.h: shoal_ll_stream_blocks), all resident (a lane waits
- * for words that a peer's lanes send); bytes_per_thread: the pair's bytes
- * that take a thread each (a 4-byte word, or 8 where LL's pairs go).
- * Where PEs share a GPU, the smallest blocks from
- * SHOAL_GPU_LL_SHARED_BLOCK_MIN bytes a pair up that are all resident at
- * their own thread count: one H100 under MPS, 4 PEs, against the
- * resident count of 1024-thread blocks (which held 1 KB blocks to 8 KB a
- * pair), 16 and 32 blocks of 1 KB a pair took 4-15% off 16-64 KB a pair
- * (fcollect of 256 KB 6.30 -> 5.38 us, alltoall 7.25 -> 6.21, the
- * reduce-scatter of 128 KB 5.67 -> 4.80; bench/RESULTS.md session 58).
- * Where fewer are resident (a small MPS share) it runs on fewer, even one:
- * words go by index, so a peer on more blocks still matches it, whereas
- * another algorithm would not (each PE decides alone). */
-#ifndef SHOAL_GPU_LL_SHARED_BLOCK_MIN   /* a benchmark's build may set it (0: 1 KB blocks where 1024 threads fit) */
-#define SHOAL_GPU_LL_SHARED_BLOCK_MIN (1u << 10)
-#endif
+ * reduce_select.h: shoal_ll_stream_blocks, and where PEs share a GPU
+ * shoal_ll_stream_blocks_shared on the fine blocks' residency at their own
+ * thread count), all resident (a lane waits for words that a peer's lanes
+ * send); bytes_per_thread: the pair's bytes that take a thread each (a
+ * 4-byte word, or 8 where LL's pairs go).  Where fewer are resident (a
+ * small MPS share) it runs on fewer, even one: words go by index, so a
+ * peer on more blocks still matches it, whereas another algorithm would
+ * not (each PE decides alone). */
 template <class K>
 static inline int shoal_gpu_ll_blocks(K *kernel, size_t bytes_per_pair, size_t bytes_per_thread)
 {
   int max = shoal_gpu_stream_blocks<1>(kernel, SHOAL_GPU_LAUNCH_THREADS);
   if (max < 1) max = 1;
-  size_t want = shoalx_gpu_shared() ? shoal_ll_stream_blocks_shared(bytes_per_pair, (size_t)max)
-                                     : shoal_ll_stream_blocks(bytes_per_pair);   /* at least 1 */
-  if (SHOAL_GPU_LL_SHARED_BLOCK_MIN && shoalx_gpu_shared())
-    for (size_t bb = SHOAL_GPU_LL_SHARED_BLOCK_MIN; bb < SHOAL_GPU_LL_BLOCK_BYTES; bb *= 2) {
-      size_t fine = (bytes_per_pair + bb - 1) / bb;
-      if (fine <= want || fine > (size_t)SHOAL_GRID_MAX_BLOCKS) continue;
-      unsigned threads = shoal_gpu_ll_grid_threads(bytes_per_thread, (int)fine);
-      if (fine <= (size_t)shoal_gpu_ll_resident(kernel, threads)) return (int)fine;
-    }
+  size_t want = shoal_ll_stream_blocks(bytes_per_pair);   /* at least 1 */
+  if (shoalx_gpu_shared()) {
+    size_t fine = shoal_ll_stream_blocks_fine(bytes_per_pair);
+    unsigned threads = shoal_gpu_ll_grid_threads(bytes_per_thread, (int)(fine < SHOAL_GRID_MAX_BLOCKS ? fine : SHOAL_GRID_MAX_BLOCKS));
+    want = shoal_ll_stream_blocks_shared(bytes_per_pair, (size_t)shoal_gpu_ll_resident(kernel, threads));
+    if (want == fine) return (int)fine;   /* resident at its own thread count */
+  }
   return want < (size_t)max ? (int)want : max;
 }
 #ifndef SHOAL_GPU_LL_PAIR_THREADS   /* a benchmark's build may set it (0: a thread per word) */

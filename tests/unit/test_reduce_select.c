@@ -610,11 +610,21 @@ START_TEST(test_ll_stream_blocks)
 }
 END_TEST
 
-/* Where PEs share a GPU: 1 KB blocks where all are resident (a PE's cap:
- * 8 at 4 PEs on one H100 under MPS, 33 at 2), else the blocks above;
- * never fewer blocks than those, never an empty one. */
+/* Where PEs share a GPU: 1 KB blocks where all are resident at their own
+ * thread count (a PE's cap at 1024 threads: 8 at 4 PEs on one H100 under
+ * MPS, 33 at 2; more at fewer threads), else the blocks above; never
+ * fewer blocks than those, never an empty one. */
 START_TEST(test_ll_stream_blocks_shared)
 {
+  ck_assert_uint_eq(shoal_ll_stream_blocks_fine(0), 1);
+  ck_assert_uint_eq(shoal_ll_stream_blocks_fine(4), 1);
+  ck_assert_uint_eq(shoal_ll_stream_blocks_fine(1024), 1);
+  ck_assert_uint_eq(shoal_ll_stream_blocks_fine(1028), 2);
+  ck_assert_uint_eq(shoal_ll_stream_blocks_fine(64u << 10), 64);
+  ck_assert_uint_eq(shoal_ll_stream_blocks_shared(16u << 10, 16), 16);  /* 4 PEs, fcollect of 64 KB: 256 threads a block */
+  ck_assert_uint_eq(shoal_ll_stream_blocks_shared(64u << 10, 64), 64);  /* 4 PEs, fcollect of 256 KB */
+  ck_assert_uint_eq(shoal_ll_stream_blocks_shared(64u << 10, 63), 32);  /* one short: the 2 KB blocks */
+  ck_assert_uint_eq(shoal_ll_stream_blocks_shared(0, 1), 1);
   ck_assert_uint_eq(shoal_ll_stream_blocks_shared(1024, 8), 1);
   ck_assert_uint_eq(shoal_ll_stream_blocks_shared(2048, 8), 2);
   ck_assert_uint_eq(shoal_ll_stream_blocks_shared(8u << 10, 8), 8);     /* 4 PEs, fcollect of 32 KB */
@@ -628,6 +638,7 @@ START_TEST(test_ll_stream_blocks_shared)
       ck_assert_msg(k >= coarse, "%zu bytes per pair, cap %zu: %zu blocks, fewer than %zu", b, cap, k, coarse);
       ck_assert_msg(k == coarse || k <= cap, "%zu bytes per pair, cap %zu: %zu fine blocks", b, cap, k);
       ck_assert_msg((k - 1) * (SHOAL_GPU_LL_BLOCK_BYTES / 2) < b, "%zu bytes per pair: an empty block of %zu", b, k);
+      ck_assert_msg(k == coarse || k == shoal_ll_stream_blocks_fine(b), "%zu bytes per pair: %zu blocks", b, k);
     }
 }
 END_TEST
