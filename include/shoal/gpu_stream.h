@@ -480,7 +480,7 @@ static inline int shoal_gpu_ll_blocks(size_t bytes_per_pair, size_t bytes_per_th
   size_t want = shoal_ll_stream_blocks(bytes_per_pair);   /* at least 1 */
   if (shoalx_gpu_shared()) {
     size_t fine = shoal_ll_stream_blocks_fine(bytes_per_pair);
-    unsigned threads = shoal_gpu_ll_grid_threads(bytes_per_thread, (int)(fine < SHOAL_GRID_MAX_BLOCKS ? fine : SHOAL_GRID_MAX_BLOCKS));
+    unsigned threads = shoal_gpu_ll_grid_threads(bytes_per_thread, (int)fine);
     want = shoal_ll_stream_blocks_shared(bytes_per_pair, (size_t)shoal_gpu_resident<KERNEL>(threads));
     if (want == fine) return (int)fine;   /* resident at its own thread count */
   }
