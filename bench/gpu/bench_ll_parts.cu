@@ -290,7 +290,7 @@ static void enqueue(int k, bool stamp, int which, const shoal_team &rec, void *d
 #undef LI
   case K_IBAR: shoal_gpu_launch(k_ibar, 1, 32, 0, st, ibar_box); break;
   default: {   /* the library's grid kernel, on the host's blocks or one */
-    int blocks = k == K_GRID1 ? 1 : shoal_gpu_ll_blocks(shoal_gpu_k_move_ll<true>, block, block);
+    int blocks = k == K_GRID1 ? 1 : shoal_gpu_ll_blocks<shoal_gpu_k_move_ll<true>>(block, block);
     shoal_gpu_launch(shoal_gpu_k_move_ll<true>, blocks, shoal_gpu_ll_grid_threads(block, blocks), 0, st, which, rec, dst,
                      src, block, 0);
   }

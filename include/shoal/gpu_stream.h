@@ -360,15 +360,21 @@ __global__ void __launch_bounds__(SHOAL_GPU_GRID_THREADS) shoal_gpu_k_move_grid_
   shoal_gpu_pdl_wait();
   shoal_grid_move_staged(shoal_gpu_move_name(which), which, plan, dest, src, nbytes);
 }
-/* The grid of an _on_stream kernel: all of its blocks resident (as many
- * per SM as its registers allow), the SMs shared with the other PEs on
- * this GPU. */
-template <int KIND, class K>   /* KIND: 0 the grid kernels, 1 LL's (one signature, other registers) */
-static inline int shoal_gpu_stream_blocks(K *kernel, int threads)
+/* The most blocks of KERNEL resident at `threads` a block, the SMs shared
+ * with the other PEs on this GPU (shmemx_grid_max_blocks), asked once a
+ * kernel and warp count.  The kernel itself is the template's argument,
+ * not its type: kernels of one signature (a type's ops, a reduce-scatter
+ * and its all-reduce) may differ in registers, and a count cached for
+ * another would launch blocks that are not all resident. */
+template <auto KERNEL>
+static inline int shoal_gpu_resident(unsigned threads)
 {
-  static int blocks;
-  if (!blocks) blocks = shmemx_grid_max_blocks(kernel, threads, 0);
-  return blocks;
+  static int cache[SHOAL_GPU_LAUNCH_THREADS / 32 + 1];
+  unsigned warps = (threads + 31) / 32;
+  if (warps > SHOAL_GPU_LAUNCH_THREADS / 32) return shmemx_grid_max_blocks(KERNEL, (int)threads, 0);
+  int &c = cache[warps];
+  if (!c) c = shmemx_grid_max_blocks(KERNEL, (int)threads, 0);
+  return c;
 }
 /* Tuning knobs of the _on_stream launches, read once: from how many bytes
  * (per member) the grid kernel runs (SHOAL_GPU_STREAM_GRID_MIN; 0: the
@@ -415,10 +421,10 @@ static inline size_t shoal_gpu_stream_ll_max(int np)
 }
 /* Blocks of a grid _on_stream kernel moving `bytes` (per member), each
  * taking at least `block_bytes` unless SHOAL_GPU_STREAM_BLOCK_BYTES says. */
-template <class K>
-static inline int shoal_gpu_stream_grid(K *kernel, int threads, size_t bytes, size_t block_bytes)
+template <auto KERNEL>
+static inline int shoal_gpu_stream_grid(int threads, size_t bytes, size_t block_bytes)
 {
-  int max = shoal_gpu_stream_blocks<0>(kernel, threads);
+  int max = shoal_gpu_resident<KERNEL>((unsigned)threads);
   size_t per = shoal_gpu_stream_knob(1);
   if (per == SIZE_MAX) per = block_bytes;
   if (!per) return max;
@@ -457,16 +463,6 @@ static inline unsigned shoal_gpu_ll_grid_threads(size_t bytes_per_pair, int bloc
   return shoal_gpu_ll_threads_at_least((bytes_per_pair + (size_t)blocks - 1) / (size_t)blocks,
                                        SHOAL_GPU_LL_GRID_THREADS_MIN);
 }
-/* The most blocks of `kernel` resident at `threads` a block (a warp's
- * multiple up to SHOAL_GPU_LAUNCH_THREADS), asked once a thread count. */
-template <class K>
-static inline int shoal_gpu_ll_resident(K *kernel, unsigned threads)
-{
-  static int cache[SHOAL_GPU_LAUNCH_THREADS / 32 + 1];
-  int &c = cache[threads / 32];
-  if (!c) c = shmemx_grid_max_blocks(kernel, (int)threads, 0);
-  return c;
-}
 /* Blocks of LL's grid kernel for bytes_per_pair (collectives/
  * reduce_select.h: shoal_ll_stream_blocks, and where PEs share a GPU
  * shoal_ll_stream_blocks_shared on the fine blocks' residency at their own
@@ -476,16 +472,16 @@ static inline int shoal_gpu_ll_resident(K *kernel, unsigned threads)
  * small MPS share) it runs on fewer, even one: words go by index, so a
  * peer on more blocks still matches it, whereas another algorithm would
  * not (each PE decides alone). */
-template <class K>
-static inline int shoal_gpu_ll_blocks(K *kernel, size_t bytes_per_pair, size_t bytes_per_thread)
+template <auto KERNEL>
+static inline int shoal_gpu_ll_blocks(size_t bytes_per_pair, size_t bytes_per_thread)
 {
-  int max = shoal_gpu_stream_blocks<1>(kernel, SHOAL_GPU_LAUNCH_THREADS);
+  int max = shoal_gpu_resident<KERNEL>(SHOAL_GPU_LAUNCH_THREADS);
   if (max < 1) max = 1;
   size_t want = shoal_ll_stream_blocks(bytes_per_pair);   /* at least 1 */
   if (shoalx_gpu_shared()) {
     size_t fine = shoal_ll_stream_blocks_fine(bytes_per_pair);
-    unsigned threads = shoal_gpu_ll_grid_threads(bytes_per_thread, (int)(fine < SHOAL_GRID_MAX_BLOCKS ? fine : SHOAL_GRID_MAX_BLOCKS));
-    want = shoal_ll_stream_blocks_shared(bytes_per_pair, (size_t)shoal_gpu_ll_resident(kernel, threads));
+    unsigned threads = shoal_gpu_ll_grid_threads(bytes_per_thread, (int)fine);
+    want = shoal_ll_stream_blocks_shared(bytes_per_pair, (size_t)shoal_gpu_resident<KERNEL>(threads));
     if (want == fine) return (int)fine;   /* resident at its own thread count */
   }
   return want < (size_t)max ? (int)want : max;
@@ -497,12 +493,12 @@ template <bool GRID, int WHICH>
 static inline void shoal_gpu_launch_move_ll(int which, const shoal_team &rec, void *dest, const void *src, size_t nbytes,
                                             int root, shoal_gpu_stream_t stream)
 {
-  auto k = shoal_gpu_k_move_ll<GRID, WHICH>;
+  constexpr auto k = shoal_gpu_k_move_ll<GRID, WHICH>;
   /* fcollect and alltoall that go two words a thread (collectives/ll.h's
    * pairs): a thread per pair */
   bool pairs = which != 0 && WHICH < 0 && SHOAL_GPU_LL_PAIR_THREADS && shoal_ll_pairs_pay(GRID, nbytes, rec.size);
   size_t per_thread = pairs ? nbytes / 2 : nbytes;
-  int blocks = GRID ? shoal_gpu_ll_blocks(k, nbytes, per_thread) : 1;
+  int blocks = GRID ? shoal_gpu_ll_blocks<k>(nbytes, per_thread) : 1;
   unsigned threads = GRID ? shoal_gpu_ll_grid_threads(per_thread, blocks) : shoal_gpu_ll_threads(per_thread);
   shoal_gpu_launch(k, blocks, threads, 0, stream, which, rec, dest, src, nbytes, root);
 }
@@ -529,9 +525,9 @@ template <class T, class OP, bool GRID, bool SCATTER>
 static inline void shoal_gpu_launch_reduce_ll(const shoal_team &rec, T *dest, const T *src, size_t nreduce,
                                               shoal_gpu_stream_t stream)
 {
-  auto k = shoal_gpu_k_reduce_ll<T, OP, GRID, SCATTER>;
+  constexpr auto k = shoal_gpu_k_reduce_ll<T, OP, GRID, SCATTER>;
   size_t bytes = nreduce * sizeof(T);
-  int blocks = GRID ? shoal_gpu_ll_blocks(k, bytes, bytes) : 1;
+  int blocks = GRID ? shoal_gpu_ll_blocks<k>(bytes, bytes) : 1;
   unsigned threads = GRID ? shoal_gpu_ll_grid_threads(bytes, blocks) : shoal_gpu_ll_threads(bytes);
   shoal_gpu_launch(k, blocks, threads, 0, stream, rec, dest, src, nreduce);
 }
@@ -576,18 +572,19 @@ static inline int shoal_gpu_move_on_stream(const char *call, int which, shmem_te
     shoal_gpu_launch_move_ll_any<true>(which, plan.team, dest, src, nbytes, root, stream);
   } else if (launch == SHOAL_REDUCE_LAUNCH_GRID) {
     bool planned = root_ok && shoalx_gpu_team_plan(team, dest, &plan);
+    constexpr auto staged = shoal_gpu_k_move_grid_staged<>;
+    constexpr auto planned_k = shoal_gpu_k_move_grid_planned<>;
+    constexpr auto plain = shoal_gpu_k_move_grid<>;
+    const int th = SHOAL_GPU_GRID_THREADS;
+    const size_t bb = SHOAL_GPU_MOVE_BLOCK_BYTES;
     if (planned && shoal_move_staged(which, launch, nbytes, plan.stage_cap))
-      shoal_gpu_launch(shoal_gpu_k_move_grid_staged<>, shoal_gpu_stream_grid(shoal_gpu_k_move_grid_staged<>, SHOAL_GPU_GRID_THREADS,
-                                                             nbytes, SHOAL_GPU_MOVE_BLOCK_BYTES),
-                                       SHOAL_GPU_GRID_THREADS, 0, stream, which, plan, dest, src, nbytes);
+      shoal_gpu_launch(staged, shoal_gpu_stream_grid<staged>(th, nbytes, bb), th, 0, stream, which, plan, dest, src, nbytes);
     else if (planned)
-      shoal_gpu_launch(shoal_gpu_k_move_grid_planned<>, shoal_gpu_stream_grid(shoal_gpu_k_move_grid_planned<>, SHOAL_GPU_GRID_THREADS,
-                                                              nbytes, SHOAL_GPU_MOVE_BLOCK_BYTES),
-                                        SHOAL_GPU_GRID_THREADS, 0, stream, which, plan, dest, src, nbytes, root);
+      shoal_gpu_launch(planned_k, shoal_gpu_stream_grid<planned_k>(th, nbytes, bb), th, 0, stream, which, plan, dest, src,
+                       nbytes, root);
     else
-      shoal_gpu_launch(shoal_gpu_k_move_grid<>, shoal_gpu_stream_grid(shoal_gpu_k_move_grid<>, SHOAL_GPU_GRID_THREADS, nbytes,
-                                                      SHOAL_GPU_MOVE_BLOCK_BYTES),
-                                SHOAL_GPU_GRID_THREADS, 0, stream, which, team, dest, src, nbytes, root);
+      shoal_gpu_launch(plain, shoal_gpu_stream_grid<plain>(th, nbytes, bb), th, 0, stream, which, team, dest, src, nbytes,
+                       root);
   }
   else if (launch == SHOAL_REDUCE_LAUNCH_LL)
     shoal_gpu_launch_move_ll_any<false>(which, plan.team, dest, src, nbytes, root, stream);
@@ -661,16 +658,13 @@ static inline int shoal_gpu_reduce_on_stream(const char *call, shmem_team_t team
     return shoal_gpu_launched(call);
   }
   if (launch == SHOAL_REDUCE_LAUNCH_GRID && scatter) {
-    shoal_gpu_launch(shoal_gpu_k_reduce_grid<T, OP, true>, shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP, true>,
-                                                                 SHOAL_GPU_SCATTER_GRID_THREADS, sb,
-                                                                 SHOAL_GPU_BLOCK_BYTES),
-                                           SHOAL_GPU_SCATTER_GRID_THREADS, 0, stream, team, dest, src, nreduce);
+    constexpr auto k = shoal_gpu_k_reduce_grid<T, OP, true>;
+    int blocks = shoal_gpu_stream_grid<k>(SHOAL_GPU_SCATTER_GRID_THREADS, sb, SHOAL_GPU_BLOCK_BYTES);
+    shoal_gpu_launch(k, blocks, SHOAL_GPU_SCATTER_GRID_THREADS, 0, stream, team, dest, src, nreduce);
   } else if (launch == SHOAL_REDUCE_LAUNCH_GRID) {
-    shoal_gpu_launch(shoal_gpu_k_reduce_grid<T, OP, false>, shoal_gpu_stream_grid(shoal_gpu_k_reduce_grid<T, OP, false>,
-                                                                  SHOAL_GPU_ALLREDUCE_GRID_THREADS, sb,
-                                                                  SHOAL_GPU_BLOCK_BYTES),
-                                            SHOAL_GPU_ALLREDUCE_GRID_THREADS, 0, stream, team, dest, src,
-                                                                                          nreduce);
+    constexpr auto k = shoal_gpu_k_reduce_grid<T, OP, false>;
+    int blocks = shoal_gpu_stream_grid<k>(SHOAL_GPU_ALLREDUCE_GRID_THREADS, sb, SHOAL_GPU_BLOCK_BYTES);
+    shoal_gpu_launch(k, blocks, SHOAL_GPU_ALLREDUCE_GRID_THREADS, 0, stream, team, dest, src, nreduce);
   } else {
     shoal_gpu_launch(shoal_gpu_k_reduce<T, OP>, 1, SHOAL_GPU_LAUNCH_THREADS, 0, stream, team, dest, src, nreduce, scatter);
   }
