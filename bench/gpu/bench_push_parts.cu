@@ -333,7 +333,7 @@ int main(int argc, char **argv)
     for (int which = 1; which <= 2; which++) {
       size_t block = bytes / (size_t)np;
       int nb = shoal_gpu_stream_grid<shoal_gpu_k_move_grid<>>(SHOAL_GPU_GRID_THREADS, block,
-                                     SHOAL_GPU_MOVE_BLOCK_BYTES);
+                                                              SHOAL_GPU_MOVE_BLOCK_BYTES);
       if (nb > maxblocks) nb = maxblocks;
       plan hp, *dplan;
       CK(cudaMalloc((void **)&dplan, sizeof hp));
